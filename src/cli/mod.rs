@@ -1,0 +1,220 @@
+//! The command-line front end: arguments → puzzles → library calls →
+//! output and an exit status.
+
+pub mod args;
+mod input;
+mod output;
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use cagey::{Solver, Uniqueness};
+use serde_json::{Map, Value, json};
+
+use args::{Cli, Command, CountArgs, InputArgs, OutputFormat, SolveArgs};
+pub use input::CliError;
+use input::{Entry, load};
+use output::{grid_json, plural, record_head, record_tail, write_grid, write_record};
+
+/// The answer a command gives, as an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Solved, unique: exit 0.
+    Positive,
+    /// No solution, not unique: exit 1.
+    Negative,
+}
+
+impl From<Answer> for ExitCode {
+    fn from(answer: Answer) -> ExitCode {
+        match answer {
+            Answer::Positive => ExitCode::SUCCESS,
+            Answer::Negative => ExitCode::from(1),
+        }
+    }
+}
+
+/// An error while running a command: bad input, or a failed write.
+#[derive(Debug)]
+pub enum RunError {
+    /// Bad input or a refusal: exit 2 with a message.
+    Cli(CliError),
+    /// Writing the output failed (a closed pipe is not reported).
+    Io(io::Error),
+}
+
+impl From<io::Error> for RunError {
+    fn from(error: io::Error) -> Self {
+        RunError::Io(error)
+    }
+}
+
+impl From<CliError> for RunError {
+    fn from(error: CliError) -> Self {
+        RunError::Cli(error)
+    }
+}
+
+/// Runs the parsed command line, writing results to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let stderr = &mut io::stderr();
+    match cli.command {
+        Command::Solve(args) => solve(&args, &load(&args.input, stderr)?, out),
+        Command::Count(args) => count(&args, &load(&args.input, stderr)?, out),
+        Command::Unique(args) => unique(&args, &load(&args, stderr)?, out),
+    }
+}
+
+fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
+    move |error| {
+        RunError::Cli(CliError::Solve {
+            label: entry.label(),
+            error,
+        })
+    }
+}
+
+fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let input = &args.input;
+    let limit = if args.all {
+        None
+    } else {
+        Some(args.limit.unwrap_or(1))
+    };
+    let several = entries.len() > 1;
+    let mut answer = Answer::Positive;
+    for entry in entries {
+        let started = Instant::now();
+        let json = input.format == OutputFormat::Json;
+        if json {
+            let head = Value::Object(record_head(entry, input.backend)).to_string();
+            write!(out, "{},\"solutions\":[", &head[..head.len() - 1])?;
+        } else if several {
+            writeln!(out, "{}:", entry.label())?;
+        }
+        let mut written = 0u64;
+        let mut failed: Option<io::Error> = None;
+        let stats = input
+            .backend
+            .enumerate(&entry.puzzle, &mut |grid| {
+                let result = if json {
+                    let sep = if written > 0 { "," } else { "" };
+                    write!(out, "{sep}{}", grid_json(grid))
+                } else {
+                    write_grid(out, grid)
+                };
+                written += 1;
+                match result {
+                    Err(e) => {
+                        failed = Some(e);
+                        ControlFlow::Break(())
+                    }
+                    Ok(()) if limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
+                    Ok(()) => ControlFlow::Continue(()),
+                }
+            })
+            .map_err(solve_error(entry))?;
+        if let Some(error) = failed {
+            return Err(error.into());
+        }
+        if stats.solutions == 0 {
+            answer = Answer::Negative;
+        }
+        if json {
+            let mut tail = Map::new();
+            record_tail(&mut tail, &stats, started.elapsed());
+            let tail = Value::Object(tail).to_string();
+            writeln!(out, "],{}", &tail[1..])?;
+        } else if stats.solutions == 0 {
+            writeln!(out, "no solution")?;
+        } else if limit != Some(1) {
+            let more = if stats.complete {
+                ""
+            } else {
+                " (stopped at the limit; there may be more)"
+            };
+            writeln!(out, "{}{more}", plural(stats.solutions, "solution"))?;
+        }
+        if several && !json {
+            writeln!(out)?;
+        }
+        out.flush()?;
+    }
+    Ok(answer)
+}
+
+fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let input = &args.input;
+    let prefix = input.files.len() > 1;
+    let mut answer = Answer::Positive;
+    for entry in entries {
+        let started = Instant::now();
+        let (count, stats) = input
+            .backend
+            .count(&entry.puzzle, args.limit)
+            .map_err(solve_error(entry))?;
+        if count.count == 0 {
+            answer = Answer::Negative;
+        }
+        match input.format {
+            OutputFormat::Json => {
+                let mut record = record_head(entry, input.backend);
+                record_tail(&mut record, &stats, started.elapsed());
+                write_record(out, record)?;
+            }
+            OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
+            OutputFormat::Text => writeln!(out, "{count}")?,
+        }
+    }
+    out.flush()?;
+    Ok(answer)
+}
+
+fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let prefix = input.files.len() > 1;
+    let mut answer = Answer::Positive;
+    for entry in entries {
+        let started = Instant::now();
+        let (verdict, stats) = input
+            .backend
+            .uniqueness(&entry.puzzle)
+            .map_err(solve_error(entry))?;
+        let (word, grids) = match &verdict {
+            Uniqueness::None => ("none", vec![]),
+            Uniqueness::Unique(grid) => ("unique", vec![grid]),
+            Uniqueness::Multiple(a, b) => ("multiple", vec![a, b]),
+        };
+        if word != "unique" {
+            answer = Answer::Negative;
+        }
+        match input.format {
+            OutputFormat::Json => {
+                let mut record = record_head(entry, input.backend);
+                record.insert("verdict".into(), json!(word));
+                record.insert(
+                    "solutions".into(),
+                    Value::Array(grids.iter().map(|g| grid_json(g)).collect()),
+                );
+                record_tail(&mut record, &stats, started.elapsed());
+                write_record(out, record)?;
+            }
+            OutputFormat::Text => {
+                if prefix {
+                    write!(out, "{}: ", entry.label())?;
+                }
+                writeln!(out, "{word}")?;
+                if grids.len() == 2 {
+                    for grid in grids {
+                        writeln!(out)?;
+                        write!(out, "{grid}")?;
+                    }
+                    writeln!(out)?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(answer)
+}

@@ -1,0 +1,259 @@
+//! Typed errors. Library code returns these; only the command line turns
+//! them into messages and exit codes.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::puzzle::{BoxShape, Cell, MAX_SIZE, Op};
+
+/// A puzzle that breaks a structural rule of the model.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum InvalidPuzzle {
+    /// N outside 1..=25.
+    #[error("grid size {size} is out of range: expected 1 to {MAX_SIZE}")]
+    SizeOutOfRange {
+        /// The size asked for.
+        size: usize,
+    },
+    /// A cage or group names a cell outside the N×N grid.
+    #[error("cell {cell} lies outside the {size}x{size} grid")]
+    CellOutsideGrid {
+        /// The cell.
+        cell: Cell,
+        /// N.
+        size: usize,
+    },
+    /// A cell is named twice in one cage or group.
+    #[error("cell {cell} is named twice")]
+    RepeatedCell {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cell belongs to two cages.
+    #[error("cell {cell} is already in another cage")]
+    CellInTwoCages {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cage's op does not allow its number of cells.
+    #[error("a '{op}' cage needs {}, found {found}", op.cell_count_rule())]
+    WrongCellCount {
+        /// The op.
+        op: Op,
+        /// How many cells the cage has.
+        found: usize,
+    },
+    /// A cage target of zero.
+    #[error("a '{op}' cage needs a positive target")]
+    NonPositiveTarget {
+        /// The op.
+        op: Op,
+    },
+    /// A Sudoku given outside 1..=N.
+    #[error("given {value} at {cell} is out of range: expected 1 to {size}")]
+    GivenOutOfRange {
+        /// The cell.
+        cell: Cell,
+        /// The given value.
+        value: u8,
+        /// N.
+        size: usize,
+    },
+    /// A Sudoku grid with other than N² entries.
+    #[error("expected {expected} cells, found {found}")]
+    WrongGridLength {
+        /// N².
+        expected: usize,
+        /// What was supplied.
+        found: usize,
+    },
+    /// Boxes that do not tile the grid.
+    #[error("boxes of {shape} do not tile a {size}x{size} grid")]
+    BadBoxShape {
+        /// The shape asked for.
+        shape: BoxShape,
+        /// N.
+        size: usize,
+    },
+    /// An all-different group with more than N cells.
+    #[error("a group of {cells} cells cannot hold distinct values 1 to {size}")]
+    GroupTooLarge {
+        /// Cells in the group.
+        cells: usize,
+        /// N.
+        size: usize,
+    },
+}
+
+/// A text that could not be read as a puzzle, with where and why.
+///
+/// Displays as `FILE:LINE:COLUMN: what was wrong, and what was expected`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{source_name}:{line}:{column}: {kind}")]
+pub struct ParseError {
+    /// The file name (or `<stdin>`), as given to the parser.
+    pub source_name: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What went wrong while parsing, with what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// Nothing but blank lines and comments.
+    Empty,
+    /// A KenKen puzzle that does not start with `# N`.
+    MissingSize {
+        /// What was found instead.
+        found: String,
+    },
+    /// A size that is not a number from 1 to 25.
+    BadSize {
+        /// The text of the size.
+        found: String,
+    },
+    /// A cage line with an op that is not one of `+ - * / ! ?` or an alias.
+    UnknownOp {
+        /// The text of the op.
+        found: String,
+    },
+    /// A cage target that is not a positive whole number.
+    BadTarget {
+        /// The text of the target.
+        found: String,
+    },
+    /// A field that is not a cell name like `B3`, or a cell outside the grid.
+    BadCell {
+        /// The text of the cell.
+        found: String,
+        /// N.
+        size: usize,
+    },
+    /// A cell named twice in one cage.
+    RepeatedCell {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cell that an earlier cage already holds.
+    CellInTwoCages {
+        /// The cell.
+        cell: Cell,
+        /// The line of the earlier cage.
+        first_line: usize,
+    },
+    /// A cage with a cell count its op does not allow.
+    WrongCellCount {
+        /// The op.
+        op: Op,
+        /// How many cells were given.
+        found: usize,
+    },
+    /// A cage line with an op and no target or no cells.
+    MissingField {
+        /// What was expected next.
+        expected: &'static str,
+    },
+    /// A Sudoku character that is no value for this size.
+    BadChar {
+        /// The character.
+        found: char,
+        /// N.
+        size: usize,
+    },
+    /// A Sudoku line or grid row of the wrong length.
+    BadLength {
+        /// What would have been right.
+        expected: String,
+        /// How many cells were found.
+        found: usize,
+    },
+    /// Any other structural problem, as the model reports it.
+    Invalid(InvalidPuzzle),
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::Empty => write!(
+                f,
+                "no puzzle found: expected a KenKen '# N' line or a Sudoku grid"
+            ),
+            ParseErrorKind::MissingSize { found } => {
+                write!(
+                    f,
+                    "expected a size line '# N' to start a KenKen puzzle, found '{found}'"
+                )
+            }
+            ParseErrorKind::BadSize { found } => {
+                write!(
+                    f,
+                    "bad size '{found}': expected a whole number from 1 to {MAX_SIZE}"
+                )
+            }
+            ParseErrorKind::UnknownOp { found } => {
+                write!(
+                    f,
+                    "unknown op '{found}': expected one of + - * / ! ? (or x × ÷ − =)"
+                )
+            }
+            ParseErrorKind::BadTarget { found } => {
+                write!(f, "bad target '{found}': expected a positive whole number")
+            }
+            ParseErrorKind::BadCell { found, size } => {
+                let last_row = char::from(b'A' + (*size as u8) - 1);
+                write!(
+                    f,
+                    "bad cell '{found}': expected a row A-{last_row} and a column 1-{size}, like B3"
+                )
+            }
+            ParseErrorKind::RepeatedCell { cell } => {
+                write!(f, "cell {cell} is named twice in this cage")
+            }
+            ParseErrorKind::CellInTwoCages { cell, first_line } => {
+                write!(f, "cell {cell} is already in the cage on line {first_line}")
+            }
+            ParseErrorKind::WrongCellCount { op, found } => {
+                write!(
+                    f,
+                    "a '{op}' cage needs {}, found {found}",
+                    op.cell_count_rule()
+                )
+            }
+            ParseErrorKind::MissingField { expected } => {
+                write!(f, "line ends early: expected {expected}")
+            }
+            ParseErrorKind::BadChar { found, size } => {
+                let last = crate::format::sudoku::value_char(*size as u8);
+                write!(
+                    f,
+                    "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}"
+                )
+            }
+            ParseErrorKind::BadLength { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            ParseErrorKind::Invalid(invalid) => write!(f, "{invalid}"),
+        }
+    }
+}
+
+/// A puzzle that a text format cannot express.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The KenKen format has rows and columns only.
+    #[error("the KenKen format cannot express groups beyond rows and columns (Sudoku boxes)")]
+    ExtraGroups,
+    /// The Sudoku format has givens only, and the default boxes.
+    #[error(
+        "the Sudoku format expresses only one-cell '!' cages and the default boxes for the size"
+    )]
+    NotSudoku,
+}

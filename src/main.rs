@@ -1,0 +1,31 @@
+//! The `cagey` command: a thin shell over the library.
+
+mod cli;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::args::Cli::parse();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = cli::run(args, &mut out);
+    let result = result.and_then(|answer| out.flush().map(|()| answer).map_err(Into::into));
+    match result {
+        Ok(answer) => answer.into(),
+        // `cagey solve --all | head` closes the pipe early; that is not an error.
+        Err(cli::RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(cli::RunError::Io(e)) => {
+            eprintln!("cagey: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+        Err(cli::RunError::Cli(e)) => {
+            // Results for the puzzles before the error still go out.
+            let _ = out.flush();
+            eprintln!("cagey: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

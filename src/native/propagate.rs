@@ -1,0 +1,158 @@
+//! Candidate sets and propagation to a fixpoint: naked singles through
+//! peers, hidden singles in every group, and cage reasoning.
+
+use super::cage;
+use super::layout::Layout;
+
+/// Propagation found a cell with no candidate left, or a value with no
+/// place in a group: this branch holds no solution.
+#[derive(Debug)]
+pub(super) struct Contradiction;
+
+/// The candidate set of every cell (bit `v - 1` stands for value v).
+pub(super) type Candidates = Vec<u32>;
+
+/// Work lists shared by every propagation of one search, so that nothing
+/// is allocated per node.
+pub(super) struct Propagator<'a> {
+    pub layout: &'a Layout,
+    /// Cells that became fixed and whose value has not yet left their peers.
+    fixed: Vec<usize>,
+    /// Cages with a cell that changed since the cage was last revised.
+    dirty: Vec<usize>,
+    is_dirty: Vec<bool>,
+    /// Scratch space for cage reasoning.
+    pub scratch: Vec<u32>,
+}
+
+impl<'a> Propagator<'a> {
+    pub fn new(layout: &'a Layout) -> Self {
+        Propagator {
+            layout,
+            fixed: Vec::new(),
+            dirty: Vec::new(),
+            is_dirty: vec![false; layout.cages.len()],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Starts a propagation from scratch: every cell, every cage is new.
+    pub fn start(&mut self, cands: &Candidates) {
+        self.clear();
+        self.fixed
+            .extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
+        self.dirty.extend(0..self.layout.cages.len());
+        self.is_dirty.iter_mut().for_each(|d| *d = true);
+    }
+
+    fn clear(&mut self) {
+        self.fixed.clear();
+        for cage in self.dirty.drain(..) {
+            self.is_dirty[cage] = false;
+        }
+    }
+
+    /// Restricts `cell` to `value` and propagates.
+    pub fn assign(
+        &mut self,
+        cands: &mut Candidates,
+        cell: usize,
+        value_bit: u32,
+    ) -> Result<(), Contradiction> {
+        self.clear();
+        self.restrict(cands, cell, value_bit)?;
+        self.run(cands)
+    }
+
+    /// Removes every candidate of `cell` outside `keep`, recording what the
+    /// change makes worth looking at again.
+    pub fn restrict(
+        &mut self,
+        cands: &mut Candidates,
+        cell: usize,
+        keep: u32,
+    ) -> Result<(), Contradiction> {
+        let old = cands[cell];
+        let new = old & keep;
+        if new == old {
+            return Ok(());
+        }
+        if new == 0 {
+            return Err(Contradiction);
+        }
+        cands[cell] = new;
+        if new.is_power_of_two() {
+            self.fixed.push(cell);
+        }
+        if let Some(cage) = self.layout.cage_of[cell] {
+            if !self.is_dirty[cage] {
+                self.is_dirty[cage] = true;
+                self.dirty.push(cage);
+            }
+        }
+        Ok(())
+    }
+
+    /// Propagates until nothing changes.
+    pub fn run(&mut self, cands: &mut Candidates) -> Result<(), Contradiction> {
+        let result = self.fixpoint(cands);
+        if result.is_err() {
+            self.clear();
+        }
+        result
+    }
+
+    fn fixpoint(&mut self, cands: &mut Candidates) -> Result<(), Contradiction> {
+        let layout = self.layout;
+        loop {
+            while let Some(cell) = self.fixed.pop() {
+                let value = cands[cell];
+                for &peer in &layout.peers[cell] {
+                    self.restrict(cands, peer, !value)?;
+                }
+            }
+            if let Some(index) = self.dirty.pop() {
+                self.is_dirty[index] = false;
+                cage::revise(self, cands, index)?;
+                continue;
+            }
+            if !self.hidden_singles(cands)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Fixes every value that has only one place left in a group; reports
+    /// whether anything was fixed.
+    fn hidden_singles(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
+        let layout = self.layout;
+        let mut found = false;
+        for (group, &is_full) in layout.groups.iter().zip(&layout.group_is_full) {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &cell in group {
+                twice |= once & cands[cell];
+                once |= cands[cell];
+            }
+            if is_full && once != layout.full {
+                return Err(Contradiction);
+            }
+            if !is_full {
+                continue;
+            }
+            let mut single = once & !twice;
+            while single != 0 {
+                let bit = single & single.wrapping_neg();
+                single &= single - 1;
+                // An earlier fix in this group may have taken the value's last place.
+                let Some(&cell) = group.iter().find(|&&c| cands[c] & bit != 0) else {
+                    return Err(Contradiction);
+                };
+                if cands[cell] != bit {
+                    self.restrict(cands, cell, bit)?;
+                    found = true;
+                }
+            }
+        }
+        Ok(found)
+    }
+}

@@ -1,0 +1,493 @@
+//! The one model every puzzle is translated into: an N×N Latin square with
+//! extra all-different groups and arithmetic cages.
+//!
+//! Nothing here knows which text format a puzzle came from, and nothing here
+//! solves anything. Cage semantics (the contract every solver and the
+//! checker implement independently) are documented on [`Op`].
+
+use std::fmt;
+
+use crate::error::InvalidPuzzle;
+
+/// The largest supported grid size. Candidate sets fit in a `u32`, and rows
+/// are named by the letters `A`..=`Y` in the KenKen format.
+pub const MAX_SIZE: usize = 25;
+
+/// A cell of the grid, by 0-based row and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    /// 0-based row (row `A` is 0).
+    pub row: usize,
+    /// 0-based column (column `1` is 0).
+    pub col: usize,
+}
+
+impl Cell {
+    /// The cell at 0-based `row` and `col`.
+    pub const fn new(row: usize, col: usize) -> Self {
+        Cell { row, col }
+    }
+
+    /// The index of this cell in a row-major array of an N×N grid.
+    pub const fn index(self, size: usize) -> usize {
+        self.row * size + self.col
+    }
+}
+
+/// Cells print in the KenKen notation: a row letter and a 1-based column,
+/// so `Cell::new(1, 2)` is `B3`.
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letter = char::from(b'A' + self.row as u8);
+        write!(f, "{letter}{}", self.col + 1)
+    }
+}
+
+/// The operation of a cage.
+///
+/// | op | cells | holds when |
+/// |---|---|---|
+/// | `Add` | ≥ 1 | sum of the values = target |
+/// | `Mul` | ≥ 1 | product of the values = target |
+/// | `Sub` | exactly 2 | \|a − b\| = target |
+/// | `Div` | exactly 2 | max / min = target, dividing exactly |
+/// | `Given` | exactly 1 | the value = target |
+/// | `Any` | ≥ 1 | some op allowed for this many cells holds: 1 cell, value = target; 2 cells, any of `+ - * /`; 3 or more, `+` or `*` |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `+`: the values sum to the target.
+    Add,
+    /// `-`: two values differ by the target.
+    Sub,
+    /// `*`: the values multiply to the target.
+    Mul,
+    /// `/`: the larger of two values is the target times the smaller.
+    Div,
+    /// `!`: a single cell holds the target (a Sudoku given).
+    Given,
+    /// `?`: the no-op cage; only the target is shown.
+    Any,
+}
+
+impl Op {
+    /// Every op, in the order of their symbols `+ - * / ! ?`.
+    pub const ALL: [Op; 6] = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Given, Op::Any];
+
+    /// The canonical symbol of the op in the KenKen text format.
+    pub const fn symbol(self) -> char {
+        match self {
+            Op::Add => '+',
+            Op::Sub => '-',
+            Op::Mul => '*',
+            Op::Div => '/',
+            Op::Given => '!',
+            Op::Any => '?',
+        }
+    }
+
+    /// The op written as `symbol`, including the aliases `x`, `×` (for `*`),
+    /// `÷` (for `/`), `−` (for `-`) and `=` (for `!`).
+    pub fn from_symbol(symbol: &str) -> Option<Op> {
+        Some(match symbol {
+            "+" => Op::Add,
+            "-" | "−" => Op::Sub,
+            "*" | "x" | "X" | "×" => Op::Mul,
+            "/" | "÷" => Op::Div,
+            "!" | "=" => Op::Given,
+            "?" => Op::Any,
+            _ => return None,
+        })
+    }
+
+    /// Whether a cage of this op may have `cells` cells.
+    pub const fn allows_cell_count(self, cells: usize) -> bool {
+        match self {
+            Op::Add | Op::Mul | Op::Any => cells >= 1,
+            Op::Sub | Op::Div => cells == 2,
+            Op::Given => cells == 1,
+        }
+    }
+
+    /// The cell counts this op allows, in words, for error messages.
+    pub const fn cell_count_rule(self) -> &'static str {
+        match self {
+            Op::Add | Op::Mul | Op::Any => "at least 1 cell",
+            Op::Sub | Op::Div => "exactly 2 cells",
+            Op::Given => "exactly 1 cell",
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.symbol())
+    }
+}
+
+/// A cage: its cells' values combine under `op` to `target`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cage {
+    op: Op,
+    target: u64,
+    cells: Vec<Cell>,
+}
+
+impl Cage {
+    /// A cage, checked for a positive target, a cell count the op allows and
+    /// no repeated cell. Whether the cells lie inside the grid is checked by
+    /// [`Puzzle::new`], which knows the size.
+    pub fn new(op: Op, target: u64, cells: Vec<Cell>) -> Result<Self, InvalidPuzzle> {
+        if target == 0 {
+            return Err(InvalidPuzzle::NonPositiveTarget { op });
+        }
+        if !op.allows_cell_count(cells.len()) {
+            return Err(InvalidPuzzle::WrongCellCount {
+                op,
+                found: cells.len(),
+            });
+        }
+        for (i, cell) in cells.iter().enumerate() {
+            if cells[..i].contains(cell) {
+                return Err(InvalidPuzzle::RepeatedCell { cell: *cell });
+            }
+        }
+        Ok(Cage { op, target, cells })
+    }
+
+    /// The cage's op.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The cage's target (always positive).
+    pub fn target(&self) -> u64 {
+        self.target
+    }
+
+    /// The cage's cells, in the order they were given.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+}
+
+/// A set of cells that must hold distinct values: a row, a column, a box.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Group {
+    cells: Vec<Cell>,
+}
+
+impl Group {
+    /// A group of `cells` (at most N of them, each at most once; checked by
+    /// [`Puzzle::new`]).
+    pub fn new(cells: Vec<Cell>) -> Self {
+        Group { cells }
+    }
+
+    /// The cells of the group.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+}
+
+/// The shape of the boxes of a Sudoku: `rows` × `cols` cells, with
+/// `rows · cols = N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoxShape {
+    /// Rows of cells in one box.
+    pub rows: usize,
+    /// Columns of cells in one box.
+    pub cols: usize,
+}
+
+impl BoxShape {
+    /// The default boxes of an N×N Sudoku: square for N = k², otherwise the
+    /// most-square r×c with r·c = N and r, c > 1, rows ≤ columns (6 → 2×3,
+    /// 12 → 3×4). `None` when N is 1 or prime: such a grid has no boxes.
+    pub fn default_for(size: usize) -> Option<BoxShape> {
+        (2..size)
+            .filter(|&r| size % r == 0 && r <= size / r)
+            .last()
+            .map(|rows| BoxShape {
+                rows,
+                cols: size / rows,
+            })
+    }
+
+    /// The box groups of an N×N grid, row by row of boxes.
+    pub fn groups(self, size: usize) -> Vec<Group> {
+        let mut groups = Vec::with_capacity(size);
+        for top in (0..size).step_by(self.rows) {
+            for left in (0..size).step_by(self.cols) {
+                let cells = (top..top + self.rows)
+                    .flat_map(|r| (left..left + self.cols).map(move |c| Cell::new(r, c)))
+                    .collect();
+                groups.push(Group::new(cells));
+            }
+        }
+        groups
+    }
+}
+
+impl fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// An N×N Latin-square puzzle: values `1..=N`, every row and column
+/// all-different, plus extra all-different groups (Sudoku boxes) and cages.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    size: usize,
+    groups: Vec<Group>,
+    extra_groups: usize,
+    cages: Vec<Cage>,
+}
+
+impl Puzzle {
+    /// A puzzle of the given size whose groups are the rows, the columns and
+    /// `extra_groups`, with `cages`. Checks the size (1 to [`MAX_SIZE`]), that
+    /// every cell lies in the grid, that no group has more than N cells or a
+    /// cell twice, and that no cell is in two cages.
+    pub fn new(
+        size: usize,
+        extra_groups: Vec<Group>,
+        cages: Vec<Cage>,
+    ) -> Result<Self, InvalidPuzzle> {
+        if !(1..=MAX_SIZE).contains(&size) {
+            return Err(InvalidPuzzle::SizeOutOfRange { size });
+        }
+        let inside = |cell: &Cell| cell.row < size && cell.col < size;
+        for group in &extra_groups {
+            if group.cells.len() > size {
+                return Err(InvalidPuzzle::GroupTooLarge {
+                    cells: group.cells.len(),
+                    size,
+                });
+            }
+            for (i, cell) in group.cells.iter().enumerate() {
+                if !inside(cell) {
+                    return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
+                }
+                if group.cells[..i].contains(cell) {
+                    return Err(InvalidPuzzle::RepeatedCell { cell: *cell });
+                }
+            }
+        }
+        let mut caged = vec![false; size * size];
+        for cage in &cages {
+            for cell in &cage.cells {
+                if !inside(cell) {
+                    return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
+                }
+                if std::mem::replace(&mut caged[cell.index(size)], true) {
+                    return Err(InvalidPuzzle::CellInTwoCages { cell: *cell });
+                }
+            }
+        }
+        let mut groups = Vec::with_capacity(2 * size + extra_groups.len());
+        groups.extend((0..size).map(|r| Group::new((0..size).map(|c| Cell::new(r, c)).collect())));
+        groups.extend((0..size).map(|c| Group::new((0..size).map(|r| Cell::new(r, c)).collect())));
+        let extra = extra_groups.len();
+        groups.extend(extra_groups);
+        Ok(Puzzle {
+            size,
+            groups,
+            extra_groups: extra,
+            cages,
+        })
+    }
+
+    /// A Sudoku: boxes of the given shape (none for a plain Latin square) and
+    /// one `!` cage per given, `givens` being row-major with 0 for empty.
+    pub fn sudoku(
+        size: usize,
+        boxes: Option<BoxShape>,
+        givens: &[u8],
+    ) -> Result<Self, InvalidPuzzle> {
+        if !(1..=MAX_SIZE).contains(&size) {
+            return Err(InvalidPuzzle::SizeOutOfRange { size });
+        }
+        if givens.len() != size * size {
+            return Err(InvalidPuzzle::WrongGridLength {
+                expected: size * size,
+                found: givens.len(),
+            });
+        }
+        let groups = match boxes {
+            Some(shape) if shape.rows * shape.cols != size => {
+                return Err(InvalidPuzzle::BadBoxShape { shape, size });
+            }
+            Some(shape) => shape.groups(size),
+            None => Vec::new(),
+        };
+        let mut cages = Vec::new();
+        for (i, &value) in givens.iter().enumerate() {
+            if value == 0 {
+                continue;
+            }
+            let cell = Cell::new(i / size, i % size);
+            if usize::from(value) > size {
+                return Err(InvalidPuzzle::GivenOutOfRange { cell, value, size });
+            }
+            cages.push(Cage::new(Op::Given, value.into(), vec![cell])?);
+        }
+        Puzzle::new(size, groups, cages)
+    }
+
+    /// N: the grid is N×N and holds the values `1..=N`.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Every all-different group: the N rows, then the N columns, then the
+    /// extra groups.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The groups beyond rows and columns (Sudoku boxes, for instance).
+    pub fn extra_groups(&self) -> &[Group] {
+        &self.groups[self.groups.len() - self.extra_groups..]
+    }
+
+    /// The cages, in the order they were given.
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    /// The cells that belong to no cage, row by row.
+    pub fn uncaged_cells(&self) -> Vec<Cell> {
+        let mut caged = vec![false; self.size * self.size];
+        for cell in self.cages.iter().flat_map(|cage| &cage.cells) {
+            caged[cell.index(self.size)] = true;
+        }
+        (0..self.size * self.size)
+            .filter(|&i| !caged[i])
+            .map(|i| Cell::new(i / self.size, i % self.size))
+            .collect()
+    }
+}
+
+/// A filled N×N grid: a candidate solution of a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Grid {
+    size: usize,
+    values: Vec<u8>,
+}
+
+impl Grid {
+    /// A grid from its values, row-major. Returns `None` unless there are
+    /// exactly N² values, each in `1..=N`, with N from 1 to [`MAX_SIZE`].
+    pub fn new(size: usize, values: Vec<u8>) -> Option<Self> {
+        let ok = (1..=MAX_SIZE).contains(&size)
+            && values.len() == size * size
+            && values.iter().all(|&v| v >= 1 && usize::from(v) <= size);
+        ok.then_some(Grid { size, values })
+    }
+
+    /// N.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The value of a cell.
+    pub fn get(&self, cell: Cell) -> u8 {
+        self.values[cell.index(self.size)]
+    }
+
+    /// All values, row-major.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// The rows of the grid.
+    pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
+        self.values.chunks(self.size)
+    }
+}
+
+/// Prints the grid in the seeds' style: `3 | 5 | 2` rows and `--+---+--`
+/// rules between them, values right-aligned when N > 9.
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let width = if self.size > 9 { 2 } else { 1 };
+        let n = self.size;
+        let segment = |i: usize| "-".repeat(width + usize::from(i > 0) + usize::from(i + 1 < n));
+        let rule = (0..n).map(segment).collect::<Vec<_>>().join("+");
+        for (r, row) in self.rows().enumerate() {
+            if r > 0 {
+                writeln!(f, "{rule}")?;
+            }
+            let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
+            writeln!(f, "{}", cells.join(" | "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_boxes() {
+        let shape = |n| BoxShape::default_for(n).map(|b| (b.rows, b.cols));
+        assert_eq!(shape(1), None);
+        assert_eq!(shape(2), None);
+        assert_eq!(shape(4), Some((2, 2)));
+        assert_eq!(shape(5), None);
+        assert_eq!(shape(6), Some((2, 3)));
+        assert_eq!(shape(8), Some((2, 4)));
+        assert_eq!(shape(9), Some((3, 3)));
+        assert_eq!(shape(12), Some((3, 4)));
+        assert_eq!(shape(16), Some((4, 4)));
+        assert_eq!(shape(25), Some((5, 5)));
+    }
+
+    #[test]
+    fn grid_prints_in_the_seed_style() {
+        let grid = Grid::new(2, vec![1, 2, 2, 1]).unwrap();
+        assert_eq!(grid.to_string(), "1 | 2\n--+--\n2 | 1\n");
+    }
+
+    #[test]
+    fn cells_print_in_kenken_notation() {
+        assert_eq!(Cell::new(1, 2).to_string(), "B3");
+        assert_eq!(Cell::new(24, 24).to_string(), "Y25");
+    }
+
+    #[test]
+    fn model_rejects_bad_structure() {
+        let cage = |op, t, cells: &[(usize, usize)]| {
+            Cage::new(op, t, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect())
+        };
+        assert!(matches!(
+            cage(Op::Sub, 1, &[(0, 0)]),
+            Err(InvalidPuzzle::WrongCellCount { .. })
+        ));
+        assert!(matches!(
+            cage(Op::Add, 0, &[(0, 0)]),
+            Err(InvalidPuzzle::NonPositiveTarget { .. })
+        ));
+        assert!(matches!(
+            cage(Op::Add, 3, &[(0, 0), (0, 0)]),
+            Err(InvalidPuzzle::RepeatedCell { .. })
+        ));
+        let a = cage(Op::Add, 3, &[(0, 0), (0, 1)]).unwrap();
+        let b = cage(Op::Given, 1, &[(0, 1)]).unwrap();
+        assert!(matches!(
+            Puzzle::new(2, vec![], vec![a, b]),
+            Err(InvalidPuzzle::CellInTwoCages { .. })
+        ));
+        let outside = cage(Op::Given, 1, &[(2, 0)]).unwrap();
+        assert!(matches!(
+            Puzzle::new(2, vec![], vec![outside]),
+            Err(InvalidPuzzle::CellOutsideGrid { .. })
+        ));
+        assert!(matches!(
+            Puzzle::new(26, vec![], vec![]),
+            Err(InvalidPuzzle::SizeOutOfRange { .. })
+        ));
+    }
+}

@@ -1,0 +1,183 @@
+//! The plain checker: does a filled grid satisfy a puzzle?
+//!
+//! Written to be obviously right, not fast, and sharing no code with either
+//! solver: it is the referee of the cross-check.
+
+use std::fmt;
+
+use crate::puzzle::{Cage, Grid, Op, Puzzle};
+
+/// Why a grid fails a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// The grid is of another size than the puzzle.
+    WrongSize {
+        /// The puzzle's N.
+        expected: usize,
+        /// The grid's N.
+        found: usize,
+    },
+    /// A value appears twice in an all-different group (the group's index in
+    /// [`Puzzle::groups`]).
+    Repeated {
+        /// Index of the group.
+        group: usize,
+        /// The repeated value.
+        value: u8,
+    },
+    /// A cage (its index in [`Puzzle::cages`]) does not reach its target.
+    CageBroken {
+        /// Index of the cage.
+        cage: usize,
+    },
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::WrongSize { expected, found } => {
+                write!(
+                    f,
+                    "grid is {found}x{found}, puzzle is {expected}x{expected}"
+                )
+            }
+            Violation::Repeated { group, value } => {
+                write!(f, "value {value} repeats in group {group}")
+            }
+            Violation::CageBroken { cage } => write!(f, "cage {cage} does not hold"),
+        }
+    }
+}
+
+/// Checks every group and every cage of `puzzle` against `grid`.
+pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
+    if grid.size() != puzzle.size() {
+        return Err(Violation::WrongSize {
+            expected: puzzle.size(),
+            found: grid.size(),
+        });
+    }
+    for (index, group) in puzzle.groups().iter().enumerate() {
+        let mut seen = Vec::new();
+        for &cell in group.cells() {
+            let value = grid.get(cell);
+            if seen.contains(&value) {
+                return Err(Violation::Repeated {
+                    group: index,
+                    value,
+                });
+            }
+            seen.push(value);
+        }
+    }
+    for (index, cage) in puzzle.cages().iter().enumerate() {
+        if !cage_holds(cage, grid) {
+            return Err(Violation::CageBroken { cage: index });
+        }
+    }
+    Ok(())
+}
+
+/// Whether the values of `grid` in the cage's cells satisfy the cage.
+pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
+    let values: Vec<u64> = cage
+        .cells()
+        .iter()
+        .map(|&cell| u64::from(grid.get(cell)))
+        .collect();
+    let ops: &[Op] = match (cage.op(), values.len()) {
+        (Op::Any, 1) => &[Op::Given],
+        (Op::Any, 2) => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
+        (Op::Any, _) => &[Op::Add, Op::Mul],
+        (op, _) => &[op],
+    };
+    ops.iter().any(|&op| holds(op, &values, cage.target()))
+}
+
+fn holds(op: Op, values: &[u64], target: u64) -> bool {
+    match (op, values) {
+        (Op::Add, _) => values.iter().sum::<u64>() == target,
+        (Op::Mul, _) => {
+            values.iter().map(|&v| u128::from(v)).product::<u128>() == u128::from(target)
+        }
+        (Op::Sub, [a, b]) => a.abs_diff(*b) == target,
+        (Op::Div, [a, b]) => {
+            let (big, small) = if a > b { (a, b) } else { (b, a) };
+            big % small == 0 && big / small == target
+        }
+        (Op::Given, [a]) => *a == target,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Cell;
+
+    fn cage(op: Op, target: u64, cells: &[(usize, usize)]) -> Cage {
+        Cage::new(
+            op,
+            target,
+            cells.iter().map(|&(r, c)| Cell::new(r, c)).collect(),
+        )
+        .unwrap()
+    }
+
+    // 1 2 3
+    // 2 3 1
+    // 3 1 2
+    fn grid() -> Grid {
+        Grid::new(3, vec![1, 2, 3, 2, 3, 1, 3, 1, 2]).unwrap()
+    }
+
+    #[test]
+    fn every_op() {
+        let g = grid();
+        assert!(cage_holds(&cage(Op::Add, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
+        assert!(!cage_holds(
+            &cage(Op::Add, 5, &[(0, 0), (0, 1), (0, 2)]),
+            &g
+        ));
+        assert!(cage_holds(&cage(Op::Mul, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
+        assert!(cage_holds(&cage(Op::Sub, 1, &[(0, 1), (0, 0)]), &g));
+        assert!(!cage_holds(&cage(Op::Sub, 2, &[(0, 1), (0, 0)]), &g));
+        assert!(cage_holds(&cage(Op::Div, 2, &[(0, 1), (0, 0)]), &g));
+        assert!(!cage_holds(&cage(Op::Div, 2, &[(0, 1), (0, 2)]), &g));
+        assert!(cage_holds(&cage(Op::Given, 3, &[(0, 2)]), &g));
+        assert!(!cage_holds(&cage(Op::Given, 3, &[(0, 1)]), &g));
+    }
+
+    #[test]
+    fn no_op_cages_take_any_allowed_op() {
+        let g = grid();
+        // 2 and 3: 5, 1, 6 and nothing by division.
+        for target in [5, 1, 6] {
+            assert!(cage_holds(&cage(Op::Any, target, &[(0, 1), (0, 2)]), &g));
+        }
+        assert!(!cage_holds(&cage(Op::Any, 4, &[(0, 1), (0, 2)]), &g));
+        // three cells: only sum or product; 3 - 2 - 1 = 0 and 3 / 1 ... do not count.
+        assert!(cage_holds(&cage(Op::Any, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
+        assert!(!cage_holds(
+            &cage(Op::Any, 3, &[(0, 0), (0, 1), (0, 2)]),
+            &g
+        ));
+        assert!(cage_holds(&cage(Op::Any, 2, &[(0, 1)]), &g));
+    }
+
+    #[test]
+    fn groups_and_sizes() {
+        let puzzle = Puzzle::new(3, vec![], vec![]).unwrap();
+        assert_eq!(verify(&puzzle, &grid()), Ok(()));
+        let bad = Grid::new(3, vec![1, 2, 3, 2, 3, 1, 3, 2, 1]).unwrap();
+        assert!(matches!(
+            verify(&puzzle, &bad),
+            Err(Violation::Repeated { .. })
+        ));
+        let small = Grid::new(1, vec![1]).unwrap();
+        assert!(matches!(
+            verify(&puzzle, &small),
+            Err(Violation::WrongSize { .. })
+        ));
+    }
+}
