@@ -27,10 +27,7 @@ pub struct Stats {
 impl Stats {
     /// The counter called `name`, if the backend keeps one.
     pub fn counter(&self, name: &str) -> Option<u64> {
-        self.counters
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, v)| v)
+        self.counters.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
     }
 }
 
@@ -90,30 +87,14 @@ pub trait Solver {
     /// Counts solutions, stopping at `limit` if one is given. Stores none.
     fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
         if limit == Some(0) {
-            return Ok((
-                Count {
-                    count: 0,
-                    complete: false,
-                },
-                Stats::default(),
-            ));
+            return Ok((Count { count: 0, complete: false }, Stats::default()));
         }
         let mut count = 0u64;
         let stats = self.enumerate(puzzle, &mut |_| {
             count += 1;
-            if limit.is_some_and(|l| count >= l) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            if limit.is_some_and(|l| count >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })?;
-        Ok((
-            Count {
-                count,
-                complete: stats.complete,
-            },
-            stats,
-        ))
+        Ok((Count { count, complete: stats.complete }, stats))
     }
 
     /// Whether the puzzle has no, one or several solutions; stops at the
@@ -122,11 +103,7 @@ pub trait Solver {
         let mut found = Vec::with_capacity(2);
         let stats = self.enumerate(puzzle, &mut |grid| {
             found.push(grid.clone());
-            if found.len() == 2 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            if found.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })?;
         let mut found = found.into_iter();
         let verdict = match (found.next(), found.next()) {
@@ -138,11 +115,7 @@ pub trait Solver {
     }
 
     /// Up to `limit` solutions (all of them with `None`), in the order found.
-    fn solutions(
-        &self,
-        puzzle: &Puzzle,
-        limit: Option<u64>,
-    ) -> Result<(Vec<Grid>, Stats), SolveError> {
+    fn solutions(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Vec<Grid>, Stats), SolveError> {
         let mut found = Vec::new();
         if limit == Some(0) {
             return Ok((found, Stats::default()));

@@ -181,37 +181,22 @@ pub enum ParseErrorKind {
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseErrorKind::Empty => write!(
-                f,
-                "no puzzle found: expected a KenKen '# N' line or a Sudoku grid"
-            ),
+            ParseErrorKind::Empty => write!(f, "no puzzle found: expected a KenKen '# N' line or a Sudoku grid"),
             ParseErrorKind::MissingSize { found } => {
-                write!(
-                    f,
-                    "expected a size line '# N' to start a KenKen puzzle, found '{found}'"
-                )
+                write!(f, "expected a size line '# N' to start a KenKen puzzle, found '{found}'")
             }
             ParseErrorKind::BadSize { found } => {
-                write!(
-                    f,
-                    "bad size '{found}': expected a whole number from 1 to {MAX_SIZE}"
-                )
+                write!(f, "bad size '{found}': expected a whole number from 1 to {MAX_SIZE}")
             }
             ParseErrorKind::UnknownOp { found } => {
-                write!(
-                    f,
-                    "unknown op '{found}': expected one of + - * / ! ? (or x × ÷ − =)"
-                )
+                write!(f, "unknown op '{found}': expected one of + - * / ! ? (or x × ÷ − =)")
             }
             ParseErrorKind::BadTarget { found } => {
                 write!(f, "bad target '{found}': expected a positive whole number")
             }
             ParseErrorKind::BadCell { found, size } => {
                 let last_row = char::from(b'A' + (*size as u8) - 1);
-                write!(
-                    f,
-                    "bad cell '{found}': expected a row A-{last_row} and a column 1-{size}, like B3"
-                )
+                write!(f, "bad cell '{found}': expected a row A-{last_row} and a column 1-{size}, like B3")
             }
             ParseErrorKind::RepeatedCell { cell } => {
                 write!(f, "cell {cell} is named twice in this cage")
@@ -220,21 +205,14 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "cell {cell} is already in the cage on line {first_line}")
             }
             ParseErrorKind::WrongCellCount { op, found } => {
-                write!(
-                    f,
-                    "a '{op}' cage needs {}, found {found}",
-                    op.cell_count_rule()
-                )
+                write!(f, "a '{op}' cage needs {}, found {found}", op.cell_count_rule())
             }
             ParseErrorKind::MissingField { expected } => {
                 write!(f, "line ends early: expected {expected}")
             }
             ParseErrorKind::BadChar { found, size } => {
                 let last = crate::format::sudoku::value_char(*size as u8);
-                write!(
-                    f,
-                    "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}"
-                )
+                write!(f, "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}")
             }
             ParseErrorKind::BadLength { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
@@ -252,8 +230,6 @@ pub enum WriteError {
     #[error("the KenKen format cannot express groups beyond rows and columns (Sudoku boxes)")]
     ExtraGroups,
     /// The Sudoku format has givens only, and the default boxes.
-    #[error(
-        "the Sudoku format expresses only one-cell '!' cages and the default boxes for the size"
-    )]
+    #[error("the Sudoku format expresses only one-cell '!' cages and the default boxes for the size")]
     NotSudoku,
 }

@@ -141,10 +141,7 @@ impl Cage {
             return Err(InvalidPuzzle::NonPositiveTarget { op });
         }
         if !op.allows_cell_count(cells.len()) {
-            return Err(InvalidPuzzle::WrongCellCount {
-                op,
-                found: cells.len(),
-            });
+            return Err(InvalidPuzzle::WrongCellCount { op, found: cells.len() });
         }
         for (i, cell) in cells.iter().enumerate() {
             if cells[..i].contains(cell) {
@@ -204,13 +201,7 @@ impl BoxShape {
     /// most-square r×c with r·c = N and r, c > 1, rows ≤ columns (6 → 2×3,
     /// 12 → 3×4). `None` when N is 1 or prime: such a grid has no boxes.
     pub fn default_for(size: usize) -> Option<BoxShape> {
-        (2..size)
-            .filter(|&r| size % r == 0 && r <= size / r)
-            .last()
-            .map(|rows| BoxShape {
-                rows,
-                cols: size / rows,
-            })
+        (2..size).filter(|&r| size % r == 0 && r <= size / r).last().map(|rows| BoxShape { rows, cols: size / rows })
     }
 
     /// The box groups of an N×N grid, row by row of boxes.
@@ -249,21 +240,14 @@ impl Puzzle {
     /// `extra_groups`, with `cages`. Checks the size (1 to [`MAX_SIZE`]), that
     /// every cell lies in the grid, that no group has more than N cells or a
     /// cell twice, and that no cell is in two cages.
-    pub fn new(
-        size: usize,
-        extra_groups: Vec<Group>,
-        cages: Vec<Cage>,
-    ) -> Result<Self, InvalidPuzzle> {
+    pub fn new(size: usize, extra_groups: Vec<Group>, cages: Vec<Cage>) -> Result<Self, InvalidPuzzle> {
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(InvalidPuzzle::SizeOutOfRange { size });
         }
         let inside = |cell: &Cell| cell.row < size && cell.col < size;
         for group in &extra_groups {
             if group.cells.len() > size {
-                return Err(InvalidPuzzle::GroupTooLarge {
-                    cells: group.cells.len(),
-                    size,
-                });
+                return Err(InvalidPuzzle::GroupTooLarge { cells: group.cells.len(), size });
             }
             for (i, cell) in group.cells.iter().enumerate() {
                 if !inside(cell) {
@@ -290,29 +274,17 @@ impl Puzzle {
         groups.extend((0..size).map(|c| Group::new((0..size).map(|r| Cell::new(r, c)).collect())));
         let extra = extra_groups.len();
         groups.extend(extra_groups);
-        Ok(Puzzle {
-            size,
-            groups,
-            extra_groups: extra,
-            cages,
-        })
+        Ok(Puzzle { size, groups, extra_groups: extra, cages })
     }
 
     /// A Sudoku: boxes of the given shape (none for a plain Latin square) and
     /// one `!` cage per given, `givens` being row-major with 0 for empty.
-    pub fn sudoku(
-        size: usize,
-        boxes: Option<BoxShape>,
-        givens: &[u8],
-    ) -> Result<Self, InvalidPuzzle> {
+    pub fn sudoku(size: usize, boxes: Option<BoxShape>, givens: &[u8]) -> Result<Self, InvalidPuzzle> {
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(InvalidPuzzle::SizeOutOfRange { size });
         }
         if givens.len() != size * size {
-            return Err(InvalidPuzzle::WrongGridLength {
-                expected: size * size,
-                found: givens.len(),
-            });
+            return Err(InvalidPuzzle::WrongGridLength { expected: size * size, found: givens.len() });
         }
         let groups = match boxes {
             Some(shape) if shape.rows * shape.cols != size => {
@@ -362,10 +334,7 @@ impl Puzzle {
         for cell in self.cages.iter().flat_map(|cage| &cage.cells) {
             caged[cell.index(self.size)] = true;
         }
-        (0..self.size * self.size)
-            .filter(|&i| !caged[i])
-            .map(|i| Cell::new(i / self.size, i % self.size))
-            .collect()
+        (0..self.size * self.size).filter(|&i| !caged[i]).map(|i| Cell::new(i / self.size, i % self.size)).collect()
     }
 }
 
@@ -459,35 +428,16 @@ mod tests {
 
     #[test]
     fn model_rejects_bad_structure() {
-        let cage = |op, t, cells: &[(usize, usize)]| {
-            Cage::new(op, t, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect())
-        };
-        assert!(matches!(
-            cage(Op::Sub, 1, &[(0, 0)]),
-            Err(InvalidPuzzle::WrongCellCount { .. })
-        ));
-        assert!(matches!(
-            cage(Op::Add, 0, &[(0, 0)]),
-            Err(InvalidPuzzle::NonPositiveTarget { .. })
-        ));
-        assert!(matches!(
-            cage(Op::Add, 3, &[(0, 0), (0, 0)]),
-            Err(InvalidPuzzle::RepeatedCell { .. })
-        ));
+        let cage =
+            |op, t, cells: &[(usize, usize)]| Cage::new(op, t, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect());
+        assert!(matches!(cage(Op::Sub, 1, &[(0, 0)]), Err(InvalidPuzzle::WrongCellCount { .. })));
+        assert!(matches!(cage(Op::Add, 0, &[(0, 0)]), Err(InvalidPuzzle::NonPositiveTarget { .. })));
+        assert!(matches!(cage(Op::Add, 3, &[(0, 0), (0, 0)]), Err(InvalidPuzzle::RepeatedCell { .. })));
         let a = cage(Op::Add, 3, &[(0, 0), (0, 1)]).unwrap();
         let b = cage(Op::Given, 1, &[(0, 1)]).unwrap();
-        assert!(matches!(
-            Puzzle::new(2, vec![], vec![a, b]),
-            Err(InvalidPuzzle::CellInTwoCages { .. })
-        ));
+        assert!(matches!(Puzzle::new(2, vec![], vec![a, b]), Err(InvalidPuzzle::CellInTwoCages { .. })));
         let outside = cage(Op::Given, 1, &[(2, 0)]).unwrap();
-        assert!(matches!(
-            Puzzle::new(2, vec![], vec![outside]),
-            Err(InvalidPuzzle::CellOutsideGrid { .. })
-        ));
-        assert!(matches!(
-            Puzzle::new(26, vec![], vec![]),
-            Err(InvalidPuzzle::SizeOutOfRange { .. })
-        ));
+        assert!(matches!(Puzzle::new(2, vec![], vec![outside]), Err(InvalidPuzzle::CellOutsideGrid { .. })));
+        assert!(matches!(Puzzle::new(26, vec![], vec![]), Err(InvalidPuzzle::SizeOutOfRange { .. })));
     }
 }

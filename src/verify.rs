@@ -36,10 +36,7 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Violation::WrongSize { expected, found } => {
-                write!(
-                    f,
-                    "grid is {found}x{found}, puzzle is {expected}x{expected}"
-                )
+                write!(f, "grid is {found}x{found}, puzzle is {expected}x{expected}")
             }
             Violation::Repeated { group, value } => {
                 write!(f, "value {value} repeats in group {group}")
@@ -52,20 +49,14 @@ impl fmt::Display for Violation {
 /// Checks every group and every cage of `puzzle` against `grid`.
 pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
     if grid.size() != puzzle.size() {
-        return Err(Violation::WrongSize {
-            expected: puzzle.size(),
-            found: grid.size(),
-        });
+        return Err(Violation::WrongSize { expected: puzzle.size(), found: grid.size() });
     }
     for (index, group) in puzzle.groups().iter().enumerate() {
         let mut seen = Vec::new();
         for &cell in group.cells() {
             let value = grid.get(cell);
             if seen.contains(&value) {
-                return Err(Violation::Repeated {
-                    group: index,
-                    value,
-                });
+                return Err(Violation::Repeated { group: index, value });
             }
             seen.push(value);
         }
@@ -80,11 +71,7 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
 
 /// Whether the values of `grid` in the cage's cells satisfy the cage.
 pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
-    let values: Vec<u64> = cage
-        .cells()
-        .iter()
-        .map(|&cell| u64::from(grid.get(cell)))
-        .collect();
+    let values: Vec<u64> = cage.cells().iter().map(|&cell| u64::from(grid.get(cell))).collect();
     let ops: &[Op] = match (cage.op(), values.len()) {
         (Op::Any, 1) => &[Op::Given],
         (Op::Any, 2) => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
@@ -97,9 +84,7 @@ pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
 fn holds(op: Op, values: &[u64], target: u64) -> bool {
     match (op, values) {
         (Op::Add, _) => values.iter().sum::<u64>() == target,
-        (Op::Mul, _) => {
-            values.iter().map(|&v| u128::from(v)).product::<u128>() == u128::from(target)
-        }
+        (Op::Mul, _) => values.iter().map(|&v| u128::from(v)).product::<u128>() == u128::from(target),
         (Op::Sub, [a, b]) => a.abs_diff(*b) == target,
         (Op::Div, [a, b]) => {
             let (big, small) = if a > b { (a, b) } else { (b, a) };
@@ -116,12 +101,7 @@ mod tests {
     use crate::puzzle::Cell;
 
     fn cage(op: Op, target: u64, cells: &[(usize, usize)]) -> Cage {
-        Cage::new(
-            op,
-            target,
-            cells.iter().map(|&(r, c)| Cell::new(r, c)).collect(),
-        )
-        .unwrap()
+        Cage::new(op, target, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect()).unwrap()
     }
 
     // 1 2 3
@@ -135,10 +115,7 @@ mod tests {
     fn every_op() {
         let g = grid();
         assert!(cage_holds(&cage(Op::Add, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
-        assert!(!cage_holds(
-            &cage(Op::Add, 5, &[(0, 0), (0, 1), (0, 2)]),
-            &g
-        ));
+        assert!(!cage_holds(&cage(Op::Add, 5, &[(0, 0), (0, 1), (0, 2)]), &g));
         assert!(cage_holds(&cage(Op::Mul, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
         assert!(cage_holds(&cage(Op::Sub, 1, &[(0, 1), (0, 0)]), &g));
         assert!(!cage_holds(&cage(Op::Sub, 2, &[(0, 1), (0, 0)]), &g));
@@ -158,10 +135,7 @@ mod tests {
         assert!(!cage_holds(&cage(Op::Any, 4, &[(0, 1), (0, 2)]), &g));
         // three cells: only sum or product; 3 - 2 - 1 = 0 and 3 / 1 ... do not count.
         assert!(cage_holds(&cage(Op::Any, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
-        assert!(!cage_holds(
-            &cage(Op::Any, 3, &[(0, 0), (0, 1), (0, 2)]),
-            &g
-        ));
+        assert!(!cage_holds(&cage(Op::Any, 3, &[(0, 0), (0, 1), (0, 2)]), &g));
         assert!(cage_holds(&cage(Op::Any, 2, &[(0, 1)]), &g));
     }
 
@@ -170,14 +144,8 @@ mod tests {
         let puzzle = Puzzle::new(3, vec![], vec![]).unwrap();
         assert_eq!(verify(&puzzle, &grid()), Ok(()));
         let bad = Grid::new(3, vec![1, 2, 3, 2, 3, 1, 3, 2, 1]).unwrap();
-        assert!(matches!(
-            verify(&puzzle, &bad),
-            Err(Violation::Repeated { .. })
-        ));
+        assert!(matches!(verify(&puzzle, &bad), Err(Violation::Repeated { .. })));
         let small = Grid::new(1, vec![1]).unwrap();
-        assert!(matches!(
-            verify(&puzzle, &small),
-            Err(Violation::WrongSize { .. })
-        ));
+        assert!(matches!(verify(&puzzle, &small), Err(Violation::WrongSize { .. })));
     }
 }

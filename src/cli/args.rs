@@ -33,14 +33,12 @@ pub enum Command {
   cagey count corpus.txt                               one line per puzzle, in order")]
     Count(CountArgs),
     /// Say whether each puzzle has a unique solution: unique, none or multiple.
-    #[command(
-        after_help = "With 'multiple', two different solutions follow the verdict.
+    #[command(after_help = "With 'multiple', two different solutions follow the verdict.
 Exit status 0 only if every puzzle is unique.
 
 Examples:
   cagey unique puzzles/kenken/seed-5x5-three-solutions.txt
-  cagey unique --format json puzzles/sudoku/hardest-unique.txt"
-    )]
+  cagey unique --format json puzzles/sudoku/hardest-unique.txt")]
     Unique(InputArgs),
 }
 
@@ -63,6 +61,10 @@ pub struct InputArgs {
     /// The solver to use.
     #[arg(long, value_name = "native", default_value = "native")]
     pub backend: Backend,
+
+    /// Threads for files of many puzzles (count and unique); 0 means one per core.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
 
     /// Output format: text (the seeds' grid style) or json (one object per line).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]

@@ -27,20 +27,10 @@ impl Entry {
 /// An error the command line reports with exit status 2.
 #[derive(Debug)]
 pub enum CliError {
-    Read {
-        path: PathBuf,
-        error: io::Error,
-    },
-    NotUtf8 {
-        name: String,
-        line: usize,
-        column: usize,
-    },
+    Read { path: PathBuf, error: io::Error },
+    NotUtf8 { name: String, line: usize, column: usize },
     Parse(ParseError),
-    Solve {
-        label: String,
-        error: SolveError,
-    },
+    Solve { label: String, error: SolveError },
 }
 
 impl fmt::Display for CliError {
@@ -48,10 +38,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Read { path, error } => write!(f, "{}: cannot read: {error}", path.display()),
             CliError::NotUtf8 { name, line, column } => {
-                write!(
-                    f,
-                    "{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file"
-                )
+                write!(f, "{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file")
             }
             CliError::Parse(error) => write!(f, "{error}"),
             CliError::Solve { label, error } => write!(f, "{label}: {error}"),
@@ -66,10 +53,7 @@ pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, Cl
     for path in &args.files {
         let (name, text) = read(path)?;
         let format = args.input.or_else(|| format::detect(&text));
-        let options = ParseOptions {
-            format,
-            boxes: args.boxes,
-        };
+        let options = ParseOptions { format, boxes: args.boxes };
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
             let uncaged = parsed.puzzle.uncaged_cells();
             if format == Some(Format::KenKen) && !uncaged.is_empty() {
@@ -82,11 +66,7 @@ pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, Cl
                     cells.join(" ")
                 );
             }
-            entries.push(Entry {
-                source: name.clone(),
-                line: parsed.line,
-                puzzle: parsed.puzzle,
-            });
+            entries.push(Entry { source: name.clone(), line: parsed.line, puzzle: parsed.puzzle });
         }
     }
     Ok(entries)
@@ -96,18 +76,10 @@ pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, Cl
 fn read(path: &Path) -> Result<(String, String), CliError> {
     let (name, bytes) = if path == Path::new("-") {
         let mut bytes = Vec::new();
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|error| CliError::Read {
-                path: path.to_path_buf(),
-                error,
-            })?;
+        io::stdin().read_to_end(&mut bytes).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;
         ("<stdin>".to_string(), bytes)
     } else {
-        let bytes = std::fs::read(path).map_err(|error| CliError::Read {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        let bytes = std::fs::read(path).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;
         (path.display().to_string(), bytes)
     };
     match String::from_utf8(bytes) {

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use cagey::{Solver, Uniqueness};
+use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use args::{Cli, Command, CountArgs, InputArgs, OutputFormat, SolveArgs};
@@ -68,21 +69,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
 }
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
-    move |error| {
-        RunError::Cli(CliError::Solve {
-            label: entry.label(),
-            error,
-        })
-    }
+    move |error| RunError::Cli(CliError::Solve { label: entry.label(), error })
 }
 
 fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
-    let limit = if args.all {
-        None
-    } else {
-        Some(args.limit.unwrap_or(1))
-    };
+    let limit = if args.all { None } else { Some(args.limit.unwrap_or(1)) };
     let several = entries.len() > 1;
     let mut answer = Answer::Positive;
     for entry in entries {
@@ -130,11 +122,7 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
         } else if stats.solutions == 0 {
             writeln!(out, "no solution")?;
         } else if limit != Some(1) {
-            let more = if stats.complete {
-                ""
-            } else {
-                " (stopped at the limit; there may be more)"
-            };
+            let more = if stats.complete { "" } else { " (stopped at the limit; there may be more)" };
             writeln!(out, "{}{more}", plural(stats.solutions, "solution"))?;
         }
         if several && !json {
@@ -149,38 +137,65 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     let input = &args.input;
     let prefix = input.files.len() > 1;
     let mut answer = Answer::Positive;
-    for entry in entries {
+    let solve = |entry: &Entry| {
         let started = Instant::now();
-        let (count, stats) = input
-            .backend
-            .count(&entry.puzzle, args.limit)
-            .map_err(solve_error(entry))?;
+        let result = input.backend.count(&entry.puzzle, args.limit);
+        result.map(|(count, stats)| (count, stats, started.elapsed()))
+    };
+    in_order(entries, input.jobs, solve, |entry, result| {
+        let (count, stats, elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
             answer = Answer::Negative;
         }
         match input.format {
             OutputFormat::Json => {
                 let mut record = record_head(entry, input.backend);
-                record_tail(&mut record, &stats, started.elapsed());
+                record_tail(&mut record, &stats, elapsed);
                 write_record(out, record)?;
             }
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(answer)
+}
+
+/// Solves the puzzles on `jobs` threads (0: one per core), a batch at a
+/// time, and hands each result to `report` in the order of the puzzles.
+fn in_order<R: Send>(
+    entries: &[Entry],
+    jobs: usize,
+    solve: impl Fn(&Entry) -> R + Sync,
+    mut report: impl FnMut(&Entry, R) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| RunError::Io(io::Error::other(e)))?;
+    let batch = 64 * pool.current_num_threads();
+    for chunk in entries.chunks(batch) {
+        let results: Vec<R> = if chunk.len() == 1 {
+            vec![solve(&chunk[0])]
+        } else {
+            pool.install(|| chunk.par_iter().map(&solve).collect())
+        };
+        for (entry, result) in chunk.iter().zip(results) {
+            report(entry, result)?;
+        }
+    }
+    Ok(())
 }
 
 fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
     let prefix = input.files.len() > 1;
     let mut answer = Answer::Positive;
-    for entry in entries {
+    let solve = |entry: &Entry| {
         let started = Instant::now();
-        let (verdict, stats) = input
-            .backend
-            .uniqueness(&entry.puzzle)
-            .map_err(solve_error(entry))?;
+        let result = input.backend.uniqueness(&entry.puzzle);
+        result.map(|(verdict, stats)| (verdict, stats, started.elapsed()))
+    };
+    in_order(entries, input.jobs, solve, |entry, result| {
+        let (verdict, stats, elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
             Uniqueness::None => ("none", vec![]),
             Uniqueness::Unique(grid) => ("unique", vec![grid]),
@@ -193,11 +208,8 @@ fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
             OutputFormat::Json => {
                 let mut record = record_head(entry, input.backend);
                 record.insert("verdict".into(), json!(word));
-                record.insert(
-                    "solutions".into(),
-                    Value::Array(grids.iter().map(|g| grid_json(g)).collect()),
-                );
-                record_tail(&mut record, &stats, started.elapsed());
+                record.insert("solutions".into(), Value::Array(grids.iter().map(|g| grid_json(g)).collect()));
+                record_tail(&mut record, &stats, elapsed);
                 write_record(out, record)?;
             }
             OutputFormat::Text => {
@@ -214,7 +226,8 @@ fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(answer)
 }

@@ -48,9 +48,5 @@ pub fn write_grid(out: &mut dyn Write, grid: &Grid) -> io::Result<()> {
 
 /// `1 solution`, `3 solutions`.
 pub fn plural(count: u64, word: &str) -> String {
-    if count == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{count} {word}s")
-    }
+    if count == 1 { format!("1 {word}") } else { format!("{count} {word}s") }
 }

@@ -21,12 +21,8 @@ use super::{Parsed, fields};
 
 /// Parses every puzzle in `text`; `source_name` is used in error messages.
 pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
-    let error = |line: usize, column: usize, kind| ParseError {
-        source_name: source_name.to_string(),
-        line,
-        column,
-        kind,
-    };
+    let error =
+        |line: usize, column: usize, kind| ParseError { source_name: source_name.to_string(), line, column, kind };
     let mut puzzles = Vec::new();
     let mut current: Option<Builder> = None;
     for (index, line) in text.lines().enumerate() {
@@ -49,25 +45,15 @@ pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
                 .parse::<usize>()
                 .ok()
                 .filter(|n| (1..=MAX_SIZE).contains(n))
-                .ok_or_else(|| {
-                    error(
-                        line_no,
-                        size_column,
-                        ParseErrorKind::BadSize { found: size_text },
-                    )
-                })?;
+                .ok_or_else(|| error(line_no, size_column, ParseErrorKind::BadSize { found: size_text }))?;
             current = Some(Builder::new(size, line_no));
             continue;
         }
         let Some(builder) = current.as_mut() else {
-            let kind = ParseErrorKind::MissingSize {
-                found: line.trim().to_string(),
-            };
+            let kind = ParseErrorKind::MissingSize { found: line.trim().to_string() };
             return Err(error(line_no, column, kind));
         };
-        builder
-            .add_cage(line_no, &fields)
-            .map_err(|(c, k)| error(line_no, c, k))?;
+        builder.add_cage(line_no, &fields).map_err(|(c, k)| error(line_no, c, k))?;
     }
     if let Some(done) = current {
         puzzles.push(done.finish().map_err(|(l, k)| error(l, 1, k))?);
@@ -89,20 +75,11 @@ struct Builder {
 
 impl Builder {
     fn new(size: usize, line: usize) -> Self {
-        Builder {
-            size,
-            line,
-            cages: Vec::new(),
-            owner: vec![None; size * size],
-        }
+        Builder { size, line, cages: Vec::new(), owner: vec![None; size * size] }
     }
 
     /// Reads one cage line; an error carries its column.
-    fn add_cage(
-        &mut self,
-        line: usize,
-        fields: &[(usize, &str)],
-    ) -> Result<(), (usize, ParseErrorKind)> {
+    fn add_cage(&mut self, line: usize, fields: &[(usize, &str)]) -> Result<(), (usize, ParseErrorKind)> {
         let (op_column, op_text) = fields[0];
         let op = Op::from_symbol(op_text).ok_or_else(|| {
             let found = op_text.to_string();
@@ -110,18 +87,12 @@ impl Builder {
         })?;
         let &(target_column, target_text) = fields.get(1).ok_or((
             op_column + op_text.chars().count(),
-            ParseErrorKind::MissingField {
-                expected: "a target after the op",
-            },
+            ParseErrorKind::MissingField { expected: "a target after the op" },
         ))?;
-        let target = target_text
-            .parse::<u64>()
-            .ok()
-            .filter(|&t| t > 0)
-            .ok_or_else(|| {
-                let found = target_text.to_string();
-                (target_column, ParseErrorKind::BadTarget { found })
-            })?;
+        let target = target_text.parse::<u64>().ok().filter(|&t| t > 0).ok_or_else(|| {
+            let found = target_text.to_string();
+            (target_column, ParseErrorKind::BadTarget { found })
+        })?;
         if fields.len() < 3 {
             let expected = "one or more cells after the target, like A1 A2";
             let column = target_column + target_text.chars().count();
@@ -131,13 +102,7 @@ impl Builder {
         for &(column, text) in &fields[2..] {
             let cell = parse_cell(text, self.size).ok_or_else(|| {
                 let found = text.to_string();
-                (
-                    column,
-                    ParseErrorKind::BadCell {
-                        found,
-                        size: self.size,
-                    },
-                )
+                (column, ParseErrorKind::BadCell { found, size: self.size })
             })?;
             if cells.contains(&cell) {
                 return Err((column, ParseErrorKind::RepeatedCell { cell }));
@@ -154,19 +119,15 @@ impl Builder {
         for cell in &cells {
             self.owner[cell.index(self.size)] = Some(line);
         }
-        let cage =
-            Cage::new(op, target, cells).map_err(|e| (op_column, ParseErrorKind::Invalid(e)))?;
+        let cage = Cage::new(op, target, cells).map_err(|e| (op_column, ParseErrorKind::Invalid(e)))?;
         self.cages.push(cage);
         Ok(())
     }
 
     fn finish(self) -> Result<Parsed, (usize, ParseErrorKind)> {
-        let puzzle = Puzzle::new(self.size, Vec::new(), self.cages)
-            .map_err(|e| (self.line, ParseErrorKind::Invalid(e)))?;
-        Ok(Parsed {
-            puzzle,
-            line: self.line,
-        })
+        let puzzle =
+            Puzzle::new(self.size, Vec::new(), self.cages).map_err(|e| (self.line, ParseErrorKind::Invalid(e)))?;
+        Ok(Parsed { puzzle, line: self.line })
     }
 }
 
@@ -175,10 +136,7 @@ fn parse_cell(text: &str, size: usize) -> Option<Cell> {
     let mut chars = text.chars();
     let letter = chars.next()?.to_ascii_uppercase();
     let digits = chars.as_str();
-    if !letter.is_ascii_uppercase()
-        || digits.is_empty()
-        || !digits.bytes().all(|b| b.is_ascii_digit())
-    {
+    if !letter.is_ascii_uppercase() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let row = usize::from(letter as u8 - b'A');
@@ -236,38 +194,17 @@ mod tests {
         use ParseErrorKind::*;
         assert!(matches!(kind("# 4\n% 3 A1 A2\n"), (2, 1, UnknownOp { .. })));
         assert!(matches!(kind("# 4\n+ 0 A1 A2\n"), (2, 3, BadTarget { .. })));
-        assert!(matches!(
-            kind("# 4\n+ -3 A1 A2\n"),
-            (2, 3, BadTarget { .. })
-        ));
-        assert!(matches!(
-            kind("# 4\n+ 99999999999999999999 A1\n"),
-            (2, 3, BadTarget { .. })
-        ));
+        assert!(matches!(kind("# 4\n+ -3 A1 A2\n"), (2, 3, BadTarget { .. })));
+        assert!(matches!(kind("# 4\n+ 99999999999999999999 A1\n"), (2, 3, BadTarget { .. })));
         assert!(matches!(kind("# 4\n+ 3 A1 E2\n"), (2, 8, BadCell { .. })));
         assert!(matches!(kind("# 4\n+ 3 A1 A5\n"), (2, 8, BadCell { .. })));
         assert!(matches!(kind("# 4\n+ 3 A1 A0\n"), (2, 8, BadCell { .. })));
         assert!(matches!(kind("# 4\n+ 3 A1 1A\n"), (2, 8, BadCell { .. })));
-        assert!(matches!(
-            kind("# 4\n+ 3 A1 A1\n"),
-            (2, 8, RepeatedCell { .. })
-        ));
-        assert!(matches!(
-            kind("# 4\n+ 3 A1\n+ 3 B1 A1\n"),
-            (3, 8, CellInTwoCages { first_line: 2, .. })
-        ));
-        assert!(matches!(
-            kind("# 4\n- 3 A1\n"),
-            (2, 1, WrongCellCount { .. })
-        ));
-        assert!(matches!(
-            kind("# 4\n/ 2 A1 A2 A3\n"),
-            (2, 1, WrongCellCount { .. })
-        ));
-        assert!(matches!(
-            kind("# 4\n! 2 A1 A2\n"),
-            (2, 1, WrongCellCount { .. })
-        ));
+        assert!(matches!(kind("# 4\n+ 3 A1 A1\n"), (2, 8, RepeatedCell { .. })));
+        assert!(matches!(kind("# 4\n+ 3 A1\n+ 3 B1 A1\n"), (3, 8, CellInTwoCages { first_line: 2, .. })));
+        assert!(matches!(kind("# 4\n- 3 A1\n"), (2, 1, WrongCellCount { .. })));
+        assert!(matches!(kind("# 4\n/ 2 A1 A2 A3\n"), (2, 1, WrongCellCount { .. })));
+        assert!(matches!(kind("# 4\n! 2 A1 A2\n"), (2, 1, WrongCellCount { .. })));
         assert!(matches!(kind("# 4\n+\n"), (2, 2, MissingField { .. })));
         assert!(matches!(kind("# 4\n+ 3\n"), (2, 4, MissingField { .. })));
         assert!(matches!(kind("+ 3 A1 A2\n"), (1, 1, MissingSize { .. })));
@@ -281,9 +218,6 @@ mod tests {
     #[test]
     fn writes_canonical_form() {
         let parsed = parse("#3\nx 6\tA1 A2 A3\n=  2 B1\n", "t").unwrap();
-        assert_eq!(
-            write(&parsed[0].puzzle).unwrap(),
-            "# 3\n* 6 A1 A2 A3\n! 2 B1\n"
-        );
+        assert_eq!(write(&parsed[0].puzzle).unwrap(), "# 3\n* 6 A1 A2 A3\n! 2 B1\n");
     }
 }

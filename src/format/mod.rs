@@ -102,11 +102,7 @@ pub fn detect(text: &str) -> Option<Format> {
             continue;
         };
         if let Some(rest) = first.strip_prefix('#') {
-            let size = if rest.is_empty() {
-                fields.get(1).map(|f| f.1)
-            } else {
-                Some(rest)
-            };
+            let size = if rest.is_empty() { fields.get(1).map(|f| f.1) } else { Some(rest) };
             let is_size_line = fields.len() <= 2 && size.is_some_and(|s| s.parse::<u32>().is_ok());
             if is_size_line {
                 return Some(Format::KenKen);
@@ -123,22 +119,15 @@ pub fn detect(text: &str) -> Option<Format> {
 
 /// Parses every puzzle in `text`, detecting the format unless the options
 /// force one. `source_name` names the text in error messages.
-pub fn parse(
-    text: &str,
-    source_name: &str,
-    options: &ParseOptions,
-) -> Result<Vec<Parsed>, ParseError> {
+pub fn parse(text: &str, source_name: &str, options: &ParseOptions) -> Result<Vec<Parsed>, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = options.format.or_else(|| detect(text));
     match format {
         Some(Format::KenKen) => kenken::parse(text, source_name),
         Some(Format::Sudoku) => sudoku::parse(text, source_name, options.boxes),
-        None => Err(ParseError {
-            source_name: source_name.to_string(),
-            line: 1,
-            column: 1,
-            kind: ParseErrorKind::Empty,
-        }),
+        None => {
+            Err(ParseError { source_name: source_name.to_string(), line: 1, column: 1, kind: ParseErrorKind::Empty })
+        }
     }
 }
 
@@ -189,10 +178,7 @@ mod tests {
 
     #[test]
     fn box_shapes_parse() {
-        assert_eq!(
-            "2x3".parse(),
-            Ok(Boxes::Shape(BoxShape { rows: 2, cols: 3 }))
-        );
+        assert_eq!("2x3".parse(), Ok(Boxes::Shape(BoxShape { rows: 2, cols: 3 })));
         assert_eq!("none".parse(), Ok(Boxes::None));
         assert!("0x3".parse::<Boxes>().is_err());
         assert!("3".parse::<Boxes>().is_err());

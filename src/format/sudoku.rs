@@ -51,12 +51,8 @@ fn side(cells: usize) -> Option<usize> {
 
 /// Parses every puzzle in `text`; `source_name` is used in error messages.
 pub fn parse(text: &str, source_name: &str, boxes: Boxes) -> Result<Vec<Parsed>, ParseError> {
-    let error = |line: usize, column: usize, kind| ParseError {
-        source_name: source_name.to_string(),
-        line,
-        column,
-        kind,
-    };
+    let error =
+        |line: usize, column: usize, kind| ParseError { source_name: source_name.to_string(), line, column, kind };
     let mut puzzles = Vec::new();
     let mut block: Vec<(usize, &str)> = Vec::new();
     let lines = text.lines().chain(std::iter::once(""));
@@ -72,11 +68,7 @@ pub fn parse(text: &str, source_name: &str, boxes: Boxes) -> Result<Vec<Parsed>,
         if block.is_empty() {
             continue;
         }
-        let read = if is_line_block(&block) {
-            read_lines(&block)
-        } else {
-            read_grid(&block)
-        };
+        let read = if is_line_block(&block) { read_lines(&block) } else { read_grid(&block) };
         for (line, column, givens) in read.map_err(|(l, c, k)| error(l, c, k))? {
             let size = side(givens.len()).expect("readers return N² cells");
             let shape = match boxes {
@@ -84,8 +76,8 @@ pub fn parse(text: &str, source_name: &str, boxes: Boxes) -> Result<Vec<Parsed>,
                 Boxes::None => None,
                 Boxes::Shape(shape) => Some(shape),
             };
-            let puzzle = Puzzle::sudoku(size, shape, &givens)
-                .map_err(|e| error(line, column, ParseErrorKind::Invalid(e)))?;
+            let puzzle =
+                Puzzle::sudoku(size, shape, &givens).map_err(|e| error(line, column, ParseErrorKind::Invalid(e)))?;
             puzzles.push(Parsed { puzzle, line });
         }
         block.clear();
@@ -105,9 +97,7 @@ type ReadError = (usize, usize, ParseErrorKind);
 fn first_token(line: &str) -> (usize, &str) {
     let start = line.len() - line.trim_start().len();
     let rest = &line[start..];
-    let end = rest
-        .find(|ch: char| ch.is_whitespace() || ch == ':')
-        .unwrap_or(rest.len());
+    let end = rest.find(|ch: char| ch.is_whitespace() || ch == ':').unwrap_or(rest.len());
     (line[..start].chars().count() + 1, &rest[..end])
 }
 
@@ -120,24 +110,16 @@ fn is_line_block(block: &[(usize, &str)]) -> bool {
     if size == 1 && first.trim() != token {
         return false;
     }
-    let valid = token
-        .chars()
-        .all(|ch| char_value(ch).is_some_and(|v| usize::from(v) <= size));
+    let valid = token.chars().all(|ch| char_value(ch).is_some_and(|v| usize::from(v) <= size));
     valid || grid_rows(block).is_none()
 }
 
 /// The rows of a block read as a grid, if it is N rows of N cells.
 fn grid_rows<'a>(block: &[(usize, &'a str)]) -> Option<Vec<(usize, &'a str)>> {
-    let rows: Vec<(usize, &str)> = block
-        .iter()
-        .copied()
-        .filter(|(_, line)| !line.chars().all(is_decoration))
-        .collect();
+    let rows: Vec<(usize, &str)> = block.iter().copied().filter(|(_, line)| !line.chars().all(is_decoration)).collect();
     let n = rows.len();
     let square = (2..=MAX_SIZE).contains(&n)
-        && rows
-            .iter()
-            .all(|(_, line)| line.chars().filter(|&ch| !is_decoration(ch)).count() == n);
+        && rows.iter().all(|(_, line)| line.chars().filter(|&ch| !is_decoration(ch)).count() == n);
     square.then_some(rows)
 }
 
@@ -147,67 +129,34 @@ fn read_lines(block: &[(usize, &str)]) -> Result<Read, ReadError> {
         let (column, token) = first_token(text);
         let length = token.chars().count();
         let Some(size) = side(length) else {
-            let expected =
-                "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string();
-            return Err((
-                line,
-                column,
-                ParseErrorKind::BadLength {
-                    expected,
-                    found: length,
-                },
-            ));
+            let expected = "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string();
+            return Err((line, column, ParseErrorKind::BadLength { expected, found: length }));
         };
-        let givens = read_cells(
-            token.chars().enumerate().map(|(i, ch)| (column + i, ch)),
-            size,
-            line,
-        )?;
+        let givens = read_cells(token.chars().enumerate().map(|(i, ch)| (column + i, ch)), size, line)?;
         out.push((line, column, givens));
     }
     Ok(out)
 }
 
 fn read_grid(block: &[(usize, &str)]) -> Result<Read, ReadError> {
-    let rows: Vec<(usize, &str)> = block
-        .iter()
-        .copied()
-        .filter(|(_, line)| !line.chars().all(is_decoration))
-        .collect();
+    let rows: Vec<(usize, &str)> = block.iter().copied().filter(|(_, line)| !line.chars().all(is_decoration)).collect();
     let cells_in = |text: &str| {
-        text.chars()
-            .enumerate()
-            .filter(|&(_, ch)| !is_decoration(ch))
-            .map(|(i, ch)| (i + 1, ch))
-            .collect::<Vec<_>>()
+        text.chars().enumerate().filter(|&(_, ch)| !is_decoration(ch)).map(|(i, ch)| (i + 1, ch)).collect::<Vec<_>>()
     };
     let (first_line, first_text) = rows[0];
     let size = cells_in(first_text).len();
     if size > MAX_SIZE {
         let expected = format!("at most {MAX_SIZE} cells in a grid row");
-        return Err((
-            first_line,
-            1,
-            ParseErrorKind::BadLength {
-                expected,
-                found: size,
-            },
-        ));
+        return Err((first_line, 1, ParseErrorKind::BadLength { expected, found: size }));
     }
     let mut givens = Vec::with_capacity(size * size);
     for (i, &(line, text)) in rows.iter().enumerate() {
         let cells = cells_in(text);
         if i >= size || cells.len() != size {
             let (expected, found) = if i >= size {
-                (
-                    format!("{size} rows for a grid whose first row has {size} cells"),
-                    rows.len(),
-                )
+                (format!("{size} rows for a grid whose first row has {size} cells"), rows.len())
             } else {
-                (
-                    format!("{size} cells in this row, as in the grid's first row"),
-                    cells.len(),
-                )
+                (format!("{size} cells in this row, as in the grid's first row"), cells.len())
             };
             return Err((line, 1, ParseErrorKind::BadLength { expected, found }));
         }
@@ -216,24 +165,13 @@ fn read_grid(block: &[(usize, &str)]) -> Result<Read, ReadError> {
     if rows.len() < size {
         let (last_line, _) = rows[rows.len() - 1];
         let expected = format!("{size} rows for a grid whose first row has {size} cells");
-        return Err((
-            last_line,
-            1,
-            ParseErrorKind::BadLength {
-                expected,
-                found: rows.len(),
-            },
-        ));
+        return Err((last_line, 1, ParseErrorKind::BadLength { expected, found: rows.len() }));
     }
     Ok(vec![(first_line, 1, givens)])
 }
 
 /// Values of `(column, character)` pairs for an N×N puzzle.
-fn read_cells(
-    cells: impl Iterator<Item = (usize, char)>,
-    size: usize,
-    line: usize,
-) -> Result<Vec<u8>, ReadError> {
+fn read_cells(cells: impl Iterator<Item = (usize, char)>, size: usize, line: usize) -> Result<Vec<u8>, ReadError> {
     cells
         .map(|(column, ch)| {
             char_value(ch).filter(|&v| usize::from(v) <= size).ok_or((
@@ -249,9 +187,7 @@ fn read_cells(
 /// a one-cell `!` given and the extra groups are the default boxes for N.
 pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     let size = puzzle.size();
-    let boxes = BoxShape::default_for(size)
-        .map(|b| b.groups(size))
-        .unwrap_or_default();
+    let boxes = BoxShape::default_for(size).map(|b| b.groups(size)).unwrap_or_default();
     if puzzle.extra_groups() != boxes.as_slice() {
         return Err(WriteError::NotSudoku);
     }
@@ -333,10 +269,10 @@ mod tests {
             . . . | . 8 . | . 7 9
         ";
         let puzzle = one(grid);
-        let line =
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         assert_eq!(puzzle, one(line));
-        let compact = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79\n";
+        let compact =
+            "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79\n";
         assert_eq!(one(compact), puzzle);
         // Two grids separated by a blank line.
         let two = format!("{compact}\n{compact}");
@@ -346,27 +282,12 @@ mod tests {
     #[test]
     fn errors_say_where_and_what() {
         use ParseErrorKind::*;
-        assert!(matches!(
-            err("1..x............\n"),
-            (1, 4, BadChar { found: 'x', .. })
-        ));
-        assert!(matches!(
-            err("5...............\n"),
-            (1, 1, BadChar { found: '5', .. })
-        ));
-        assert!(matches!(
-            err("...............\n"),
-            (1, 1, BadLength { found: 15, .. })
-        ));
+        assert!(matches!(err("1..x............\n"), (1, 4, BadChar { found: 'x', .. })));
+        assert!(matches!(err("5...............\n"), (1, 1, BadChar { found: '5', .. })));
+        assert!(matches!(err("...............\n"), (1, 1, BadLength { found: 15, .. })));
         assert!(matches!(err("# c\n\n"), (1, 1, Empty)));
-        assert!(matches!(
-            err("1 2 . .\n. . 1 2\n. . .\n. . . .\n"),
-            (3, 1, BadLength { found: 3, .. })
-        ));
-        assert!(matches!(
-            err("1 2 . .\n. . 1 2\n. . . .\n"),
-            (3, 1, BadLength { found: 3, .. })
-        ));
+        assert!(matches!(err("1 2 . .\n. . 1 2\n. . .\n. . . .\n"), (3, 1, BadLength { found: 3, .. })));
+        assert!(matches!(err("1 2 . .\n. . 1 2\n. . . .\n"), (3, 1, BadLength { found: 3, .. })));
     }
 
     #[test]

@@ -9,18 +9,12 @@ use super::propagate::{Candidates, Contradiction, Propagator};
 use crate::puzzle::Op;
 
 /// Prunes the candidates of cage `index` against its op and target.
-pub(super) fn revise(
-    prop: &mut Propagator,
-    cands: &mut Candidates,
-    index: usize,
-) -> Result<(), Contradiction> {
+pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize) -> Result<(), Contradiction> {
     let layout = prop.layout;
     let cage = &layout.cages[index];
     let (op, target) = (cage.op, cage.target);
     match (op, cage.cells.as_slice()) {
-        (Op::Given, &[cell]) | (Op::Any, &[cell]) => {
-            prop.restrict(cands, cell, value_bit(target, layout.size))
-        }
+        (Op::Given, &[cell]) | (Op::Any, &[cell]) => prop.restrict(cands, cell, value_bit(target, layout.size)),
         (_, &[a, b]) => {
             let ops: &[Op] = match op {
                 Op::Any => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
@@ -46,10 +40,7 @@ pub(super) fn revise(
             if matches!(op, Op::Mul | Op::Any) {
                 product_support(cells, cands, target, &mut keep);
             }
-            let result = cells
-                .iter()
-                .zip(&keep)
-                .try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
+            let result = cells.iter().zip(&keep).try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
             prop.scratch = keep;
             result
         }
@@ -60,11 +51,7 @@ pub(super) fn revise(
 
 /// The bit of value `target`, or no bit if no cell of an N×N grid can hold it.
 fn value_bit(target: u64, size: usize) -> u32 {
-    if (1..=size as u64).contains(&target) {
-        1 << (target - 1)
-    } else {
-        0
-    }
+    if (1..=size as u64).contains(&target) { 1 << (target - 1) } else { 0 }
 }
 
 /// The values of `mine` that some value of `other` completes under `op`.
@@ -131,10 +118,7 @@ fn product_support(cells: &[usize], cands: &Candidates, target: u64, keep: &mut 
                 keep[i] |= 1 << (v - 1);
             }
         }
-        prefix = (
-            prefix.0.saturating_mul(low(c)),
-            prefix.1.saturating_mul(high(c)),
-        );
+        prefix = (prefix.0.saturating_mul(low(c)), prefix.1.saturating_mul(high(c)));
     }
 }
 

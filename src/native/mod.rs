@@ -35,12 +35,7 @@ pub struct Stats {
 /// many solutions there are.
 pub fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
     let layout = Layout::new(puzzle);
-    let mut search = Search {
-        prop: Propagator::new(&layout),
-        on_solution,
-        stats: Stats::default(),
-        stack: Vec::new(),
-    };
+    let mut search = Search { prop: Propagator::new(&layout), on_solution, stats: Stats::default(), stack: Vec::new() };
     let mut root: Candidates = vec![layout.full; layout.cell_count()];
     search.stats.nodes = 1;
     search.prop.start(&root);
@@ -93,8 +88,7 @@ impl Search<'_, '_> {
 
     fn report(&mut self, cands: &Candidates) -> ControlFlow<()> {
         let values = cands.iter().map(|c| c.trailing_zeros() as u8 + 1).collect();
-        let grid =
-            Grid::new(self.prop.layout.size, values).expect("a fixed candidate array is a grid");
+        let grid = Grid::new(self.prop.layout.size, values).expect("a fixed candidate array is a grid");
         self.stats.solutions += 1;
         (self.on_solution)(&grid)
     }

@@ -21,6 +21,9 @@ pub(super) struct Propagator<'a> {
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
+    /// Groups with a cell that changed since their last hidden-single scan.
+    dirty_groups: Vec<usize>,
+    is_dirty_group: Vec<bool>,
     /// Scratch space for cage reasoning.
     pub scratch: Vec<u32>,
 }
@@ -32,6 +35,8 @@ impl<'a> Propagator<'a> {
             fixed: Vec::new(),
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
+            dirty_groups: Vec::new(),
+            is_dirty_group: vec![false; layout.groups.len()],
             scratch: Vec::new(),
         }
     }
@@ -39,10 +44,11 @@ impl<'a> Propagator<'a> {
     /// Starts a propagation from scratch: every cell, every cage is new.
     pub fn start(&mut self, cands: &Candidates) {
         self.clear();
-        self.fixed
-            .extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
+        self.fixed.extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
         self.dirty.extend(0..self.layout.cages.len());
         self.is_dirty.iter_mut().for_each(|d| *d = true);
+        self.dirty_groups.extend(0..self.layout.groups.len());
+        self.is_dirty_group.iter_mut().for_each(|d| *d = true);
     }
 
     fn clear(&mut self) {
@@ -50,15 +56,13 @@ impl<'a> Propagator<'a> {
         for cage in self.dirty.drain(..) {
             self.is_dirty[cage] = false;
         }
+        for group in self.dirty_groups.drain(..) {
+            self.is_dirty_group[group] = false;
+        }
     }
 
     /// Restricts `cell` to `value` and propagates.
-    pub fn assign(
-        &mut self,
-        cands: &mut Candidates,
-        cell: usize,
-        value_bit: u32,
-    ) -> Result<(), Contradiction> {
+    pub fn assign(&mut self, cands: &mut Candidates, cell: usize, value_bit: u32) -> Result<(), Contradiction> {
         self.clear();
         self.restrict(cands, cell, value_bit)?;
         self.run(cands)
@@ -66,12 +70,8 @@ impl<'a> Propagator<'a> {
 
     /// Removes every candidate of `cell` outside `keep`, recording what the
     /// change makes worth looking at again.
-    pub fn restrict(
-        &mut self,
-        cands: &mut Candidates,
-        cell: usize,
-        keep: u32,
-    ) -> Result<(), Contradiction> {
+    #[inline]
+    pub fn restrict(&mut self, cands: &mut Candidates, cell: usize, keep: u32) -> Result<(), Contradiction> {
         let old = cands[cell];
         let new = old & keep;
         if new == old {
@@ -84,13 +84,25 @@ impl<'a> Propagator<'a> {
         if new.is_power_of_two() {
             self.fixed.push(cell);
         }
-        if let Some(cage) = self.layout.cage_of[cell] {
+        self.touch(cell);
+        Ok(())
+    }
+
+    /// Marks the cage and the groups of a changed cell for another look.
+    fn touch(&mut self, cell: usize) {
+        let layout = self.layout;
+        if let Some(cage) = layout.cage_of[cell] {
             if !self.is_dirty[cage] {
                 self.is_dirty[cage] = true;
                 self.dirty.push(cage);
             }
         }
-        Ok(())
+        for &group in &layout.groups_of[cell] {
+            if !self.is_dirty_group[group] {
+                self.is_dirty_group[group] = true;
+                self.dirty_groups.push(group);
+            }
+        }
     }
 
     /// Propagates until nothing changes.
@@ -108,7 +120,9 @@ impl<'a> Propagator<'a> {
             while let Some(cell) = self.fixed.pop() {
                 let value = cands[cell];
                 for &peer in &layout.peers[cell] {
-                    self.restrict(cands, peer, !value)?;
+                    if cands[peer] & value != 0 {
+                        self.restrict(cands, peer, !value)?;
+                    }
                 }
             }
             if let Some(index) = self.dirty.pop() {
@@ -116,18 +130,45 @@ impl<'a> Propagator<'a> {
                 cage::revise(self, cands, index)?;
                 continue;
             }
-            if !self.hidden_singles(cands)? {
+            if !self.hidden_singles(cands)? && !self.locked_candidates(cands)? {
                 return Ok(());
             }
         }
     }
 
-    /// Fixes every value that has only one place left in a group; reports
-    /// whether anything was fixed.
+    /// Where a value's places in one group all lie in another group too,
+    /// removes it from the rest of that other group; reports whether
+    /// anything changed.
+    fn locked_candidates(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
+        let union = |cells: &[usize], cands: &Candidates| cells.iter().fold(0, |acc, &c| acc | cands[c]);
+        let mut changed = false;
+        for meet in &self.layout.intersections {
+            let shared = union(&meet.shared, cands);
+            let first = union(&meet.only_first, cands);
+            let second = union(&meet.only_second, cands);
+            for (confined, others) in
+                [(shared & !first & second, &meet.only_second), (shared & !second & first, &meet.only_first)]
+            {
+                if confined != 0 {
+                    changed = true;
+                    for &cell in others {
+                        self.restrict(cands, cell, !confined)?;
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Fixes every value that has only one place left in a changed group;
+    /// reports whether anything was fixed.
     fn hidden_singles(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
         let layout = self.layout;
         let mut found = false;
-        for (group, &is_full) in layout.groups.iter().zip(&layout.group_is_full) {
+        while let Some(index) = self.dirty_groups.pop() {
+            self.is_dirty_group[index] = false;
+            let group = &layout.groups[index];
+            let is_full = layout.group_is_full[index];
             let (mut once, mut twice) = (0u32, 0u32);
             for &cell in group {
                 twice |= once & cands[cell];
