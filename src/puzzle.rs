@@ -201,7 +201,7 @@ impl BoxShape {
     /// most-square r×c with r·c = N and r, c > 1, rows ≤ columns (6 → 2×3,
     /// 12 → 3×4). `None` when N is 1 or prime: such a grid has no boxes.
     pub fn default_for(size: usize) -> Option<BoxShape> {
-        (2..size).filter(|&r| size % r == 0 && r <= size / r).last().map(|rows| BoxShape { rows, cols: size / rows })
+        (2..size).rfind(|&r| size % r == 0 && r <= size / r).map(|rows| BoxShape { rows, cols: size / rows })
     }
 
     /// The box groups of an N×N grid, row by row of boxes.

@@ -23,7 +23,7 @@ pub enum Command {
     #[command(after_help = "Examples:
   cagey solve puzzles/kenken/seed-5x5-three-solutions.txt
   cagey solve --all puzzles/kenken/seed-5x5-three-solutions.txt
-  cagey solve --limit 2 --format json puzzles/sudoku/serg-multiple.txt
+  cagey solve --limit 2 --format json puzzles/sudoku/serg-1555-solutions.txt
   echo '1...............' | cagey solve --all -")]
     Solve(SolveArgs),
     /// Print the number of solutions of each puzzle, one line per puzzle.
@@ -39,7 +39,7 @@ Exit status 0 only if every puzzle is unique.
 Examples:
   cagey unique puzzles/kenken/seed-5x5-three-solutions.txt
   cagey unique --format json puzzles/sudoku/hardest-unique.txt")]
-    Unique(InputArgs),
+    Unique(UniqueArgs),
 }
 
 /// Where puzzles come from and how to solve them.
@@ -61,10 +61,6 @@ pub struct InputArgs {
     /// The solver to use.
     #[arg(long, value_name = "native", default_value = "native")]
     pub backend: Backend,
-
-    /// Threads for files of many puzzles (count and unique); 0 means one per core.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub jobs: usize,
 
     /// Output format: text (the seeds' grid style) or json (one object per line).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
@@ -93,6 +89,20 @@ pub struct CountArgs {
     /// Stop counting at N; the count then prints as 'N+'.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+
+    /// Threads for files of many puzzles; 0 means one per core. Output keeps the order of the puzzles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct UniqueArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Threads for files of many puzzles; 0 means one per core. Output keeps the order of the puzzles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

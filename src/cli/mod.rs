@@ -14,7 +14,7 @@ use cagey::{Solver, Uniqueness};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-use args::{Cli, Command, CountArgs, InputArgs, OutputFormat, SolveArgs};
+use args::{Cli, Command, CountArgs, OutputFormat, SolveArgs, UniqueArgs};
 pub use input::CliError;
 use input::{Entry, load};
 use output::{grid_json, plural, record_head, record_tail, write_grid, write_record};
@@ -64,7 +64,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
     match cli.command {
         Command::Solve(args) => solve(&args, &load(&args.input, stderr)?, out),
         Command::Count(args) => count(&args, &load(&args.input, stderr)?, out),
-        Command::Unique(args) => unique(&args, &load(&args, stderr)?, out),
+        Command::Unique(args) => unique(&args, &load(&args.input, stderr)?, out),
     }
 }
 
@@ -142,7 +142,7 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
         let result = input.backend.count(&entry.puzzle, args.limit);
         result.map(|(count, stats)| (count, stats, started.elapsed()))
     };
-    in_order(entries, input.jobs, solve, |entry, result| {
+    in_order(entries, args.jobs, solve, |entry, result| {
         let (count, stats, elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
             answer = Answer::Negative;
@@ -186,7 +186,8 @@ fn in_order<R: Send>(
     Ok(())
 }
 
-fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let input = &args.input;
     let prefix = input.files.len() > 1;
     let mut answer = Answer::Positive;
     let solve = |entry: &Entry| {
@@ -194,7 +195,7 @@ fn unique(input: &InputArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
         let result = input.backend.uniqueness(&entry.puzzle);
         result.map(|(verdict, stats)| (verdict, stats, started.elapsed()))
     };
-    in_order(entries, input.jobs, solve, |entry, result| {
+    in_order(entries, args.jobs, solve, |entry, result| {
         let (verdict, stats, elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
             Uniqueness::None => ("none", vec![]),

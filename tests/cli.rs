@@ -1,0 +1,268 @@
+//! The built `cagey` binary: output, exit codes and error messages.
+
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+
+const SEED: &str = "puzzles/kenken/seed-5x5-three-solutions.txt";
+
+fn cagey(args: &[&str]) -> Output {
+    cagey_with_input(args, "")
+}
+
+fn cagey_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().unwrap()
+}
+
+#[test]
+fn solve_prints_the_first_solution_in_the_seed_style() {
+    let out = cagey(&["solve", SEED]);
+    assert_eq!(code(&out), 0);
+    let expected = "3 | 5 | 2 | 1 | 4\n--+---+---+---+--\n4 | 2 | 5 | 3 | 1\n--+---+---+---+--\n\
+                    5 | 3 | 1 | 4 | 2\n--+---+---+---+--\n2 | 1 | 4 | 5 | 3\n--+---+---+---+--\n1 | 4 | 3 | 2 | 5\n\n";
+    assert_eq!(stdout(&out), expected);
+}
+
+#[test]
+fn solve_all_and_limit() {
+    let out = cagey(&["solve", "--all", SEED]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 3);
+    assert!(text.ends_with("3 solutions\n"), "{text}");
+
+    let out = cagey(&["solve", "--limit", "2", SEED]);
+    let text = stdout(&out);
+    assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 2);
+    assert!(text.ends_with("2 solutions (stopped at the limit; there may be more)\n"), "{text}");
+}
+
+#[test]
+fn solve_without_solution_exits_1() {
+    let out = cagey_with_input(&["solve", "-"], "# 2\n! 1 A1\n! 1 A2\n");
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "no solution\n");
+}
+
+#[test]
+fn solve_json_gives_one_object_per_puzzle() {
+    let out = cagey(&["solve", "--all", "--format", "json", SEED, "puzzles/sudoku/empty-4x4.txt"]);
+    assert_eq!(code(&out), 0);
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["count"], 3);
+    assert_eq!(lines[0]["complete"], true);
+    assert_eq!(lines[0]["backend"], "native");
+    assert_eq!(lines[0]["source"], SEED);
+    assert_eq!(lines[0]["solutions"][0][0], serde_json::json!([3, 5, 2, 1, 4]));
+    assert!(lines[0]["nodes"].as_u64().unwrap() >= 1);
+    assert!(lines[0]["elapsed_ms"].as_f64().is_some());
+    assert_eq!(lines[1]["count"], 288);
+    assert_eq!(lines[1]["solutions"].as_array().unwrap().len(), 288);
+}
+
+#[test]
+fn count_prints_one_line_per_puzzle_in_order() {
+    let out = cagey(&["count", "puzzles/sudoku/sixteen-clue-5.txt"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "388\n730\n234\n451\n468\n");
+
+    let out = cagey(&["count", "--jobs", "1", "puzzles/kenken/kenny-w4-all.txt"]);
+    assert_eq!(stdout(&out), "1\n".repeat(200));
+}
+
+#[test]
+fn count_with_a_limit_marks_a_cut_count() {
+    let out = cagey(&["count", "--limit", "1000", "puzzles/sudoku/empty-5x5.txt"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "1000+\n");
+    let out = cagey(&["count", "--limit", "1000", "puzzles/sudoku/empty-4x4.txt"]);
+    assert_eq!(stdout(&out), "288\n");
+}
+
+#[test]
+fn count_names_puzzles_when_given_several_files() {
+    let out = cagey(&["count", SEED, "puzzles/sudoku/empty-4x4.txt"]);
+    assert_eq!(stdout(&out), format!("{SEED}:1: 3\npuzzles/sudoku/empty-4x4.txt:2: 288\n"));
+}
+
+#[test]
+fn count_json() {
+    let out = cagey(&["count", "--format", "json", "--limit", "10", "puzzles/sudoku/empty-4x4.txt"]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(record["count"], 10);
+    assert_eq!(record["complete"], false);
+    assert_eq!(record["size"], 4);
+    assert_eq!(record["line"], 2);
+}
+
+#[test]
+fn count_of_zero_exits_1() {
+    let out = cagey_with_input(&["count", "-"], "11..............\n");
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "0\n");
+}
+
+#[test]
+fn unique_verdicts_and_exit_codes() {
+    let out = cagey(&["unique", "puzzles/sudoku/hardest-unique.txt"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique\n".to_string()));
+
+    let out = cagey(&["unique", SEED]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(text.starts_with("multiple\n\n"), "{text}");
+    assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 2, "two solutions follow");
+
+    let out = cagey_with_input(&["unique", "-"], "# 2\n! 1 A1\n! 1 A2\n");
+    assert_eq!((code(&out), stdout(&out)), (1, "none\n".to_string()));
+
+    let out = cagey(&["unique", "--format", "json", SEED]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(record["verdict"], "multiple");
+    assert_eq!(record["solutions"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn unique_exits_0_only_if_every_puzzle_is_unique() {
+    let out = cagey(&["unique", "puzzles/sudoku/magictour-20.txt"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique\n".repeat(20)));
+    let out = cagey(&["unique", "puzzles/sudoku/magictour-20.txt", SEED]);
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn standard_input_and_forced_format() {
+    let out = cagey_with_input(&["count", "--input", "sudoku", "-"], "1...\n");
+    assert_eq!(stdout(&out), "1\n");
+    let out = cagey_with_input(&["count", "--input", "kenken", "-"], "1...\n");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("<stdin>:1:1: expected a size line"), "{}", stderr(&out));
+}
+
+#[test]
+fn boxes_flag() {
+    let empty6 = ".".repeat(36);
+    let out = cagey_with_input(&["count", "--limit", "5", "--boxes", "3x2", "-"], &empty6);
+    assert_eq!(stdout(&out), "5+\n");
+    let out = cagey_with_input(&["count", "--boxes", "none", "-"], "................\n");
+    assert_eq!(stdout(&out), "576\n");
+    let out = cagey_with_input(&["count", "--boxes", "4x2", "-"], &empty6);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("boxes of 4x2 do not tile a 6x6 grid"), "{}", stderr(&out));
+}
+
+#[test]
+fn uncaged_cells_are_named_in_a_warning() {
+    let out = cagey(&["count", "puzzles/kenken/seed-4x4-noop.txt"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "3\n");
+    assert!(stderr(&out).contains("warning: puzzles/kenken/seed-4x4-noop.txt:1: cells in no cage"), "{}", stderr(&out));
+    assert!(stderr(&out).trim_end().ends_with(": C1"));
+}
+
+/// Each bad input: the text, and what the message must contain.
+const BAD_INPUTS: &[(&str, &str)] = &[
+    ("# 4\n% 3 A1 A2\n", "<stdin>:2:1: unknown op '%'"),
+    ("# 4\n+ 0 A1 A2\n", "<stdin>:2:3: bad target '0': expected a positive whole number"),
+    ("# 4\n+ x A1 A2\n", "<stdin>:2:3: bad target 'x'"),
+    ("# 4\n+ 3 A1 E2\n", "<stdin>:2:8: bad cell 'E2': expected a row A-D and a column 1-4"),
+    ("# 4\n+ 3 A1 A9\n", "<stdin>:2:8: bad cell 'A9'"),
+    ("# 4\n+ 3 A1 A1\n", "<stdin>:2:8: cell A1 is named twice in this cage"),
+    ("# 4\n+ 3 A1 A2\n! 2 A2\n", "<stdin>:3:5: cell A2 is already in the cage on line 2"),
+    ("# 4\n- 3 A1 A2 A3\n", "<stdin>:2:1: a '-' cage needs exactly 2 cells, found 3"),
+    ("# 4\n/ 2 A1\n", "<stdin>:2:1: a '/' cage needs exactly 2 cells, found 1"),
+    ("# 4\n! 2 A1 A2\n", "<stdin>:2:1: a '!' cage needs exactly 1 cell, found 2"),
+    ("# 4\n+ 3\n", "<stdin>:2:4: line ends early: expected one or more cells"),
+    ("+ 3 A1 A2\n", "<stdin>:1:1: expected a size line '# N'"),
+    ("# 30\n", "<stdin>:1:3: bad size '30': expected a whole number from 1 to 25"),
+    ("# 0\n", "<stdin>:1:3: bad size '0'"),
+    ("", "<stdin>:1:1: no puzzle found"),
+    ("\n# just a comment\n\n", "<stdin>:1:1: no puzzle found"),
+    ("5...............\n", "<stdin>:1:1: bad character '5': expected '.' or '0' for an empty cell, or a value 1-4"),
+    ("..........x.....\n", "<stdin>:1:11: bad character 'x'"),
+    ("...............\n", "<stdin>:1:1: expected N² characters for an N×N grid"),
+    ("1 2 . .\n. . 1 2\n. . .\n. . . .\n", "<stdin>:3:1: expected 4 cells in this row"),
+];
+
+#[test]
+fn bad_input_exits_2_naming_line_column_and_expectation() {
+    for &(input, message) in BAD_INPUTS {
+        for command in ["solve", "count", "unique"] {
+            let out = cagey_with_input(&[command, "-"], input);
+            assert_eq!(code(&out), 2, "{command} on {input:?}");
+            assert!(stderr(&out).contains(message), "{command} on {input:?}: {}", stderr(&out));
+            assert!(!stderr(&out).contains("panicked"));
+            assert!(stdout(&out).is_empty(), "nothing is solved before the input is read whole");
+        }
+    }
+}
+
+#[test]
+fn unreadable_files_exit_2() {
+    let out = cagey(&["count", "no/such/file.txt"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("no/such/file.txt: cannot read"), "{}", stderr(&out));
+
+    let dir = std::env::temp_dir().join(format!("cagey-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("binary.txt");
+    std::fs::write(&binary, b"# 4\n+ 3 A1 \xff\n").unwrap();
+    let out = cagey(&["count", binary.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("binary.txt:2:8: not UTF-8 text"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(code(&cagey(&["solve"])), 2);
+    assert_eq!(code(&cagey(&["solve", "--backend", "magic", SEED])), 2);
+    assert_eq!(code(&cagey(&["solve", "--all", "--limit", "3", SEED])), 2);
+    assert_eq!(code(&cagey(&["frobnicate"])), 2);
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for command in ["solve", "count", "unique"] {
+        let out = cagey(&[command, "--help"]);
+        assert_eq!(code(&out), 0);
+        assert!(stdout(&out).contains("Examples:"), "{command}");
+    }
+    assert!(stdout(&cagey(&["--help"])).contains("Exit status"));
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
+        .args(["solve", "--all", "puzzles/sudoku/empty-5x5.txt"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}

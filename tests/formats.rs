@@ -1,0 +1,102 @@
+//! Print → parse round trips for both formats, and no input that panics.
+
+use cagey::format::{self, Boxes, Format, ParseOptions, kenken, sudoku};
+use cagey::{BoxShape, Cage, Cell, Op, Puzzle};
+use proptest::prelude::*;
+
+/// A random KenKen-format puzzle: cells of an N×N grid spread over cages
+/// at random (not always connected; some cells left out), each cage with
+/// an op its cell count allows and a random target.
+fn kenken_puzzle() -> impl Strategy<Value = Puzzle> {
+    (1usize..=12)
+        .prop_flat_map(|size| {
+            let cells = size * size;
+            (
+                Just(size),
+                prop::collection::vec(0usize..=cells, cells),
+                prop::collection::vec((0usize..6, 1u64..5000), cells),
+            )
+        })
+        .prop_map(|(size, labels, picks)| {
+            let cells = size * size;
+            let mut cages = Vec::new();
+            for (label, &(pick, target)) in picks.iter().enumerate() {
+                // Label `cells` means "in no cage".
+                let members: Vec<Cell> =
+                    (0..cells).filter(|&i| labels[i] == label).map(|i| Cell::new(i / size, i % size)).collect();
+                if members.is_empty() {
+                    continue;
+                }
+                let allowed: Vec<Op> = Op::ALL.into_iter().filter(|op| op.allows_cell_count(members.len())).collect();
+                let op = allowed[pick % allowed.len()];
+                cages.push(Cage::new(op, target, members).unwrap());
+            }
+            Puzzle::new(size, vec![], cages).unwrap()
+        })
+}
+
+/// A random Sudoku with the default boxes for its size.
+fn sudoku_puzzle() -> impl Strategy<Value = Puzzle> {
+    prop::sample::select(vec![1usize, 2, 4, 5, 6, 8, 9, 12, 16, 25])
+        .prop_flat_map(|size| {
+            let values = prop::collection::vec(prop_oneof![3 => Just(0u8), 1 => 1..=size as u8], size * size);
+            (Just(size), values)
+        })
+        .prop_map(|(size, givens)| Puzzle::sudoku(size, BoxShape::default_for(size), &givens).unwrap())
+}
+
+fn parse_one(text: &str, format: Format) -> Puzzle {
+    let options = ParseOptions { format: Some(format), boxes: Boxes::Default };
+    let mut parsed = format::parse(text, "roundtrip", &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(parsed.len(), 1);
+    parsed.remove(0).puzzle
+}
+
+proptest! {
+    #[test]
+    fn kenken_print_then_parse_is_the_same_puzzle(puzzle in kenken_puzzle()) {
+        let text = kenken::write(&puzzle).unwrap();
+        prop_assert_eq!(format::detect(&text), Some(Format::KenKen));
+        prop_assert_eq!(parse_one(&text, Format::KenKen), puzzle);
+    }
+
+    #[test]
+    fn sudoku_print_then_parse_is_the_same_puzzle(puzzle in sudoku_puzzle()) {
+        let text = sudoku::write(&puzzle).unwrap();
+        prop_assert_eq!(format::detect(&text), Some(Format::Sudoku));
+        let options = ParseOptions::default();
+        let parsed = format::parse(&text, "roundtrip", &options).unwrap();
+        prop_assert_eq!(&parsed[0].puzzle, &puzzle);
+    }
+
+    #[test]
+    fn no_text_makes_the_parser_panic(text in "[#+*/!?x=0-9A-Za-z. \t\n:|÷×−-]{0,300}") {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+            let options = ParseOptions { format, boxes: Boxes::Default };
+            let _ = format::parse(&text, "fuzz", &options);
+        }
+    }
+
+    #[test]
+    fn damaged_puzzles_give_errors_not_panics(puzzle in kenken_puzzle(), at in any::<prop::sample::Index>(), ch in "[-+#0-9A-Z ?\n]") {
+        let mut text = kenken::write(&puzzle).unwrap();
+        let i = at.index(text.len());
+        if text.is_char_boundary(i) {
+            text.insert_str(i, &ch);
+        }
+        if let Ok(parsed) = format::parse(&text, "damaged", &ParseOptions::default()) {
+            prop_assert!(!parsed.is_empty());
+        }
+    }
+}
+
+#[test]
+fn writers_refuse_what_their_format_cannot_say() {
+    let sudoku = Puzzle::sudoku(4, BoxShape::default_for(4), &[0; 16]).unwrap();
+    assert!(kenken::write(&sudoku).is_err());
+    let cage = Cage::new(Op::Add, 3, vec![Cell::new(0, 0), Cell::new(0, 1)]).unwrap();
+    let kenken = Puzzle::new(4, vec![], vec![cage]).unwrap();
+    assert!(sudoku::write(&kenken).is_err());
+    let latin = Puzzle::new(4, vec![], vec![]).unwrap();
+    assert!(sudoku::write(&latin).is_err(), "a 4x4 without boxes is not a Sudoku");
+}
