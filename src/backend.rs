@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::native;
 use crate::puzzle::{Grid, Puzzle};
+use crate::{native, sat};
 
 /// What a search did: how many solutions it handed out, whether it ran to
 /// the end, and counters particular to the backend.
@@ -34,7 +34,11 @@ impl Stats {
 /// A puzzle a backend refuses to solve, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
-pub enum SolveError {}
+pub enum SolveError {
+    /// The SAT backend refused or failed.
+    #[error(transparent)]
+    Sat(#[from] sat::SatError),
+}
 
 /// The number of solutions of a puzzle, possibly cut short by a limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,16 +143,20 @@ pub enum Backend {
     /// Propagation on candidate bitsets and depth-first search.
     #[default]
     Native,
+    /// CNF with cages as allowed tuples, solved by varisat, one blocking
+    /// clause per solution.
+    Sat,
 }
 
 impl Backend {
     /// Every backend.
-    pub const ALL: [Backend; 1] = [Backend::Native];
+    pub const ALL: [Backend; 2] = [Backend::Native, Backend::Sat];
 
     /// The backend's name on the command line and in JSON.
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Native => "native",
+            Backend::Sat => "sat",
         }
     }
 }
@@ -166,25 +174,60 @@ impl FromStr for Backend {
         Backend::ALL
             .into_iter()
             .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown backend '{s}': expected one of native"))
+            .ok_or_else(|| format!("unknown backend '{s}': expected native or sat"))
     }
 }
 
+/// A backend with its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engine {
+    /// Which backend.
+    pub backend: Backend,
+    /// The SAT backend refuses a cage with more allowed tuples than this.
+    pub tuple_limit: usize,
+}
+
+impl Engine {
+    /// The backend with default settings.
+    pub fn new(backend: Backend) -> Self {
+        Engine { backend, tuple_limit: sat::DEFAULT_TUPLE_LIMIT }
+    }
+}
+
+impl Solver for Engine {
+    fn enumerate(
+        &self,
+        puzzle: &Puzzle,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Stats, SolveError> {
+        Ok(match self.backend {
+            Backend::Native => {
+                let s = native::enumerate(puzzle, on_solution);
+                Stats {
+                    solutions: s.solutions,
+                    complete: s.complete,
+                    counters: vec![("nodes", s.nodes), ("failures", s.failures)],
+                }
+            }
+            Backend::Sat => {
+                let s = sat::enumerate(puzzle, self.tuple_limit, on_solution)?;
+                Stats {
+                    solutions: s.solutions,
+                    complete: s.complete,
+                    counters: vec![("variables", s.variables), ("clauses", s.clauses), ("sat_calls", s.sat_calls)],
+                }
+            }
+        })
+    }
+}
+
+/// A backend solves with its default settings.
 impl Solver for Backend {
     fn enumerate(
         &self,
         puzzle: &Puzzle,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
-        match self {
-            Backend::Native => {
-                let s = native::enumerate(puzzle, on_solution);
-                Ok(Stats {
-                    solutions: s.solutions,
-                    complete: s.complete,
-                    counters: vec![("nodes", s.nodes), ("failures", s.failures)],
-                })
-            }
-        }
+        Engine::new(*self).enumerate(puzzle, on_solution)
     }
 }

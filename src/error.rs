@@ -211,7 +211,7 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "line ends early: expected {expected}")
             }
             ParseErrorKind::BadChar { found, size } => {
-                let last = crate::format::sudoku::value_char(*size as u8);
+                let last = crate::puzzle::value_symbol(*size as u8);
                 write!(f, "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}")
             }
             ParseErrorKind::BadLength { expected, found } => {

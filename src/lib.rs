@@ -39,9 +39,10 @@ pub mod error;
 pub mod format;
 pub mod native;
 pub mod puzzle;
+pub mod sat;
 pub mod verify;
 
-pub use backend::{Backend, Count, SolveError, Solver, Stats, Uniqueness};
+pub use backend::{Backend, Count, Engine, SolveError, Solver, Stats, Uniqueness};
 pub use error::{InvalidPuzzle, ParseError, ParseErrorKind, WriteError};
-pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle};
+pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, value_symbol};
 pub use verify::{Violation, verify};

@@ -377,21 +377,30 @@ impl Grid {
 }
 
 /// Prints the grid in the seeds' style: `3 | 5 | 2` rows and `--+---+--`
-/// rules between them, values right-aligned when N > 9.
+/// rules between them. Values above 9 print as letters (`A` is 10), as in
+/// the Sudoku format, so that a printed grid reads back as a puzzle.
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let width = if self.size > 9 { 2 } else { 1 };
         let n = self.size;
-        let segment = |i: usize| "-".repeat(width + usize::from(i > 0) + usize::from(i + 1 < n));
+        let segment = |i: usize| "-".repeat(1 + usize::from(i > 0) + usize::from(i + 1 < n));
         let rule = (0..n).map(segment).collect::<Vec<_>>().join("+");
         for (r, row) in self.rows().enumerate() {
             if r > 0 {
                 writeln!(f, "{rule}")?;
             }
-            let cells: Vec<String> = row.iter().map(|v| format!("{v:>width$}")).collect();
+            let cells: Vec<String> = row.iter().map(|&v| value_symbol(v).to_string()).collect();
             writeln!(f, "{}", cells.join(" | "))?;
         }
         Ok(())
+    }
+}
+
+/// The character of value `v` in grids and Sudoku text: `1`-`9`, then `A`
+/// for 10, `B` for 11, … up to `P` for 25.
+pub fn value_symbol(v: u8) -> char {
+    match v {
+        0..=9 => char::from(b'0' + v),
+        _ => char::from(b'A' + v - 10),
     }
 }
 

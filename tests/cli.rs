@@ -48,19 +48,19 @@ fn solve_all_and_limit() {
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 3);
-    assert!(text.ends_with("3 solutions\n"), "{text}");
+    assert!(text.ends_with("\n# 3 solutions\n"), "{text}");
 
     let out = cagey(&["solve", "--limit", "2", SEED]);
     let text = stdout(&out);
     assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 2);
-    assert!(text.ends_with("2 solutions (stopped at the limit; there may be more)\n"), "{text}");
+    assert!(text.ends_with("\n# 2 solutions (stopped at the limit; there may be more)\n"), "{text}");
 }
 
 #[test]
 fn solve_without_solution_exits_1() {
     let out = cagey_with_input(&["solve", "-"], "# 2\n! 1 A1\n! 1 A2\n");
     assert_eq!(code(&out), 1);
-    assert_eq!(stdout(&out), "no solution\n");
+    assert_eq!(stdout(&out), "# no solution\n");
 }
 
 #[test]
@@ -243,7 +243,7 @@ fn bad_usage_exits_2() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for command in ["solve", "count", "unique"] {
+    for command in ["solve", "count", "unique", "cnf"] {
         let out = cagey(&[command, "--help"]);
         assert_eq!(code(&out), 0);
         assert!(stdout(&out).contains("Examples:"), "{command}");
@@ -265,4 +265,80 @@ fn a_closed_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn solve_output_reads_back_as_sudoku_grids() {
+    let out = cagey(&["solve", "--all", "puzzles/sudoku/empty-4x4.txt"]);
+    let back = cagey_with_input(&["count", "--input", "sudoku", "-"], &stdout(&out));
+    assert_eq!(code(&back), 0, "{}", stderr(&back));
+    assert_eq!(stdout(&back), "1\n".repeat(288), "each printed grid is a full grid with one solution");
+}
+
+#[test]
+fn sat_backend_names_itself_and_its_counters() {
+    let out = cagey(&["count", "--backend", "sat", "--format", "json", SEED]);
+    assert_eq!(code(&out), 0);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(record["backend"], "sat");
+    assert_eq!(record["count"], 3);
+    assert_eq!(record["sat_calls"], 4, "three solutions, then unsatisfiable");
+    assert!(record["variables"].as_u64().unwrap() > 125);
+    assert!(record["clauses"].as_u64().unwrap() > 0);
+    let out = cagey(&["solve", "--all", "--backend", "sat", SEED]);
+    assert!(stdout(&out).ends_with("\n# 3 solutions\n"));
+    let out = cagey(&["unique", "--backend", "sat", "puzzles/sudoku/hardest-unique.txt"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique\n".to_string()));
+}
+
+#[test]
+fn a_cage_over_the_tuple_limit_is_refused_with_exit_2() {
+    let big = "# 9\n+ 90 A1 A2 B1 B2 C1 C2 D1 D2 E1 E2 F1 F2 G1 G2 H1 H2 I1 I2\n";
+    let out = cagey_with_input(&["count", "--backend", "sat", "--tuple-limit", "1000", "-"], big);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("<stdin>:1: cage 1 (the one at A1, 18 cells) has more than 1000 allowed tuples"),
+        "{}",
+        stderr(&out)
+    );
+    let out = cagey_with_input(&["solve", "--format", "json", "--backend", "sat", "--tuple-limit", "1000", "-"], big);
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).is_empty(), "no half-written record: {}", stdout(&out));
+    let out = cagey_with_input(&["cnf", "--tuple-limit", "1000", "-"], big);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn cnf_prints_dimacs_with_the_numbering_and_blocks_given_solutions() {
+    let out = cagey(&["cnf", SEED]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert!(text.starts_with("c cagey: CNF of a 5x5 puzzle\nc variable (r*5 + c)*5 + v is true"), "{text}");
+    let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
+    let mut solver = varisat::Solver::new();
+    solver.add_formula(&formula);
+    assert!(solver.solve().unwrap());
+
+    let dir = std::env::temp_dir().join(format!("cagey-cnf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let found = dir.join("found.txt");
+    std::fs::write(&found, stdout(&cagey(&["solve", "--all", SEED]))).unwrap();
+    let out = cagey(&["cnf", "--block", found.to_str().unwrap(), SEED]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let formula = varisat::dimacs::DimacsParser::parse(&out.stdout[..]).unwrap();
+    let mut solver = varisat::Solver::new();
+    solver.add_formula(&formula);
+    assert!(!solver.solve().unwrap(), "all three solutions blocked: nothing is left");
+
+    std::fs::write(&found, "1234341221434321\n").unwrap();
+    let out = cagey(&["cnf", "--block", found.to_str().unwrap(), SEED]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("found.txt:1: expected a full 5x5 grid"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let out = cagey(&["cnf", "puzzles/sudoku/magictour-20.txt"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("holds 20 puzzles: choose one with --puzzle K"), "{}", stderr(&out));
+    assert_eq!(code(&cagey(&["cnf", "--puzzle", "20", "puzzles/sudoku/magictour-20.txt"])), 0);
+    assert_eq!(code(&cagey(&["cnf", "--puzzle", "21", "puzzles/sudoku/magictour-20.txt"])), 2);
 }

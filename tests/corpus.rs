@@ -53,9 +53,9 @@ fn every_puzzle_file_is_in_the_manifest() {
     }
 }
 
-/// Counts every solution, verifying each and checking none repeats; past
-/// `store` solutions, it stops remembering them for the repeat check.
-fn count_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> u64 {
+/// Every solution, each verified; the grids are kept (to check that none
+/// repeats and to compare backends) only up to `store` of them.
+fn solutions_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> (u64, HashSet<Grid>) {
     let mut seen: HashSet<Grid> = HashSet::new();
     let mut count = 0;
     let stats = backend
@@ -70,17 +70,27 @@ fn count_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> u64 {
         .unwrap();
     assert!(stats.complete);
     assert_eq!(stats.solutions, count);
-    count
+    (count, seen)
 }
 
+/// Puzzles with at most this many solutions are compared as sets.
+const SET_LIMIT: u64 = 5_000;
+
 #[test]
-fn every_puzzle_has_its_known_count_on_every_backend() {
-    let manifest = manifest();
-    for backend in Backend::ALL {
-        for ((file, index), &expected) in &manifest {
-            let puzzle = &load(file)[*index];
-            let count = count_verified(backend, puzzle, 200_000);
+fn every_puzzle_has_its_known_count_and_the_same_solutions_on_every_backend() {
+    for ((file, index), &expected) in &manifest() {
+        let puzzle = &load(file)[*index];
+        let mut sets = Vec::new();
+        for backend in Backend::ALL {
+            let (count, set) = solutions_verified(backend, puzzle, SET_LIMIT as usize);
             assert_eq!(count, expected, "{backend}: {file} #{index}");
+            sets.push((backend, set));
+        }
+        if expected <= SET_LIMIT {
+            let (first, reference) = &sets[0];
+            for (backend, set) in &sets[1..] {
+                assert!(set == reference, "{first} and {backend} disagree on {file} #{index}");
+            }
         }
     }
 }

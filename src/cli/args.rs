@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use cagey::Backend;
 use cagey::format::{Boxes, Format};
+use cagey::{Backend, Engine};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve KenKen and Sudoku puzzles and find every solution.
@@ -40,6 +40,17 @@ Examples:
   cagey unique puzzles/kenken/seed-5x5-three-solutions.txt
   cagey unique --format json puzzles/sudoku/hardest-unique.txt")]
     Unique(UniqueArgs),
+    /// Print the SAT encoding of a puzzle as DIMACS CNF.
+    #[command(after_help = "Variable (r*N + c)*N + v is true when row r, column c (both from 0) holds value v
+(from 1); variables above N^3 stand for allowed cage tuples. The comment lines at the top
+say so too.
+
+Examples:
+  cagey cnf puzzles/kenken/seed-5x5-three-solutions.txt > seed.cnf
+  cagey solve --all puzzles/kenken/seed-5x5-three-solutions.txt > found.txt
+  cagey cnf --block found.txt puzzles/kenken/seed-5x5-three-solutions.txt > more.cnf
+      (unsatisfiable exactly when found.txt holds every solution)")]
+    Cnf(CnfArgs),
 }
 
 /// Where puzzles come from and how to solve them.
@@ -58,9 +69,13 @@ pub struct InputArgs {
     #[arg(long, value_name = "RxC|none|default", default_value = "default")]
     pub boxes: Boxes,
 
-    /// The solver to use.
-    #[arg(long, value_name = "native", default_value = "native")]
+    /// The solver to use: native (propagation and search) or sat (varisat).
+    #[arg(long, value_name = "native|sat", default_value = "native")]
     pub backend: Backend,
+
+    /// With --backend sat: refuse a cage with more allowed tuples than this.
+    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
+    pub tuple_limit: usize,
 
     /// Output format: text (the seeds' grid style) or json (one object per line).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
@@ -105,10 +120,45 @@ pub struct UniqueArgs {
     pub jobs: usize,
 }
 
+#[derive(Debug, Args)]
+pub struct CnfArgs {
+    /// The puzzle file; '-' reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Which puzzle of the file to encode (1 is the first); needed when it holds several.
+    #[arg(long, value_name = "K")]
+    pub puzzle: Option<usize>,
+
+    /// Add a blocking clause for each solution in this file: grids as 'cagey solve' prints
+    /// them, or Sudoku lines with every cell filled.
+    #[arg(long, value_name = "FILE")]
+    pub block: Option<PathBuf>,
+
+    /// Read the puzzle file as this format instead of detecting it.
+    #[arg(long, value_name = "kenken|sudoku")]
+    pub input: Option<Format>,
+
+    /// Sudoku box shape, as for the other commands.
+    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
+    pub boxes: Boxes,
+
+    /// Refuse a cage with more allowed tuples than this.
+    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
+    pub tuple_limit: usize,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// Human-readable text.
     Text,
     /// One JSON object per puzzle, one per line.
     Json,
+}
+
+impl InputArgs {
+    /// The backend with its settings.
+    pub fn engine(&self) -> Engine {
+        Engine { backend: self.backend, tuple_limit: self.tuple_limit }
+    }
 }

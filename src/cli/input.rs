@@ -4,7 +4,7 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cagey::format::{self, Format, ParseOptions};
+use cagey::format::{self, Boxes, Format, ParseOptions};
 use cagey::{ParseError, Puzzle, SolveError};
 
 use super::args::InputArgs;
@@ -27,10 +27,25 @@ impl Entry {
 /// An error the command line reports with exit status 2.
 #[derive(Debug)]
 pub enum CliError {
-    Read { path: PathBuf, error: io::Error },
-    NotUtf8 { name: String, line: usize, column: usize },
+    Read {
+        path: PathBuf,
+        error: io::Error,
+    },
+    NotUtf8 {
+        name: String,
+        line: usize,
+        column: usize,
+    },
     Parse(ParseError),
-    Solve { label: String, error: SolveError },
+    Solve {
+        label: String,
+        error: SolveError,
+    },
+    /// Input that parsed but does not fit what the command needs.
+    Unfit {
+        place: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for CliError {
@@ -42,6 +57,7 @@ impl fmt::Display for CliError {
             }
             CliError::Parse(error) => write!(f, "{error}"),
             CliError::Solve { label, error } => write!(f, "{label}: {error}"),
+            CliError::Unfit { place, message } => write!(f, "{place}: {message}"),
         }
     }
 }
@@ -49,11 +65,21 @@ impl fmt::Display for CliError {
 /// Reads and parses every file, in order, before any solving starts.
 /// Warnings (KenKen cells in no cage) go to `warnings`.
 pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
+    load_files(&args.files, args.input, args.boxes, warnings)
+}
+
+/// [`load`] for files read with a forced format (or none) and box shape.
+pub fn load_files(
+    files: &[PathBuf],
+    forced: Option<Format>,
+    boxes: Boxes,
+    warnings: &mut dyn Write,
+) -> Result<Vec<Entry>, CliError> {
     let mut entries = Vec::new();
-    for path in &args.files {
+    for path in files {
         let (name, text) = read(path)?;
-        let format = args.input.or_else(|| format::detect(&text));
-        let options = ParseOptions { format, boxes: args.boxes };
+        let format = forced.or_else(|| format::detect(&text));
+        let options = ParseOptions { format, boxes };
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
             let uncaged = parsed.puzzle.uncaged_cells();
             if format == Some(Format::KenKen) && !uncaged.is_empty() {
@@ -73,7 +99,7 @@ pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, Cl
 }
 
 /// The display name and text of a file, `-` being standard input.
-fn read(path: &Path) -> Result<(String, String), CliError> {
+pub fn read(path: &Path) -> Result<(String, String), CliError> {
     let (name, bytes) = if path == Path::new("-") {
         let mut bytes = Vec::new();
         io::stdin().read_to_end(&mut bytes).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;

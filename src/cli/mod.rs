@@ -2,6 +2,7 @@
 //! output and an exit status.
 
 pub mod args;
+mod cnf;
 mod input;
 mod output;
 
@@ -65,6 +66,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Solve(args) => solve(&args, &load(&args.input, stderr)?, out),
         Command::Count(args) => count(&args, &load(&args.input, stderr)?, out),
         Command::Unique(args) => unique(&args, &load(&args.input, stderr)?, out),
+        Command::Cnf(args) => cnf::cnf(&args, out),
     }
 }
 
@@ -80,22 +82,26 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     for entry in entries {
         let started = Instant::now();
         let json = input.format == OutputFormat::Json;
-        if json {
+        // Written before the first solution, or after the search if there is
+        // none, so that a refused puzzle leaves no half-written record.
+        let mut preamble = if json {
             let head = Value::Object(record_head(entry, input.backend)).to_string();
-            write!(out, "{},\"solutions\":[", &head[..head.len() - 1])?;
+            format!("{},\"solutions\":[", &head[..head.len() - 1])
         } else if several {
-            writeln!(out, "{}:", entry.label())?;
-        }
+            format!("# {}\n", entry.label())
+        } else {
+            String::new()
+        };
         let mut written = 0u64;
         let mut failed: Option<io::Error> = None;
         let stats = input
-            .backend
+            .engine()
             .enumerate(&entry.puzzle, &mut |grid| {
                 let result = if json {
                     let sep = if written > 0 { "," } else { "" };
-                    write!(out, "{sep}{}", grid_json(grid))
+                    write!(out, "{}{sep}{}", std::mem::take(&mut preamble), grid_json(grid))
                 } else {
-                    write_grid(out, grid)
+                    write!(out, "{}", std::mem::take(&mut preamble)).and_then(|()| write_grid(out, grid))
                 };
                 written += 1;
                 match result {
@@ -108,6 +114,7 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
                 }
             })
             .map_err(solve_error(entry))?;
+        write!(out, "{preamble}")?;
         if let Some(error) = failed {
             return Err(error.into());
         }
@@ -120,10 +127,10 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
             let tail = Value::Object(tail).to_string();
             writeln!(out, "],{}", &tail[1..])?;
         } else if stats.solutions == 0 {
-            writeln!(out, "no solution")?;
+            writeln!(out, "# no solution")?;
         } else if limit != Some(1) {
             let more = if stats.complete { "" } else { " (stopped at the limit; there may be more)" };
-            writeln!(out, "{}{more}", plural(stats.solutions, "solution"))?;
+            writeln!(out, "# {}{more}", plural(stats.solutions, "solution"))?;
         }
         if several && !json {
             writeln!(out)?;
@@ -139,7 +146,7 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     let mut answer = Answer::Positive;
     let solve = |entry: &Entry| {
         let started = Instant::now();
-        let result = input.backend.count(&entry.puzzle, args.limit);
+        let result = input.engine().count(&entry.puzzle, args.limit);
         result.map(|(count, stats)| (count, stats, started.elapsed()))
     };
     in_order(entries, args.jobs, solve, |entry, result| {
@@ -192,7 +199,7 @@ fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
     let mut answer = Answer::Positive;
     let solve = |entry: &Entry| {
         let started = Instant::now();
-        let result = input.backend.uniqueness(&entry.puzzle);
+        let result = input.engine().uniqueness(&entry.puzzle);
         result.map(|(verdict, stats)| (verdict, stats, started.elapsed()))
     };
     in_order(entries, args.jobs, solve, |entry, result| {

@@ -17,17 +17,9 @@
 //! cells of a grid to make it unambiguous.
 
 use crate::error::{ParseError, ParseErrorKind, WriteError};
-use crate::puzzle::{BoxShape, MAX_SIZE, Op, Puzzle};
+use crate::puzzle::{BoxShape, MAX_SIZE, Op, Puzzle, value_symbol};
 
 use super::{Boxes, Parsed};
-
-/// The character of value `v` (1-9, then `A` for 10 …).
-pub fn value_char(v: u8) -> char {
-    match v {
-        1..=9 => char::from(b'0' + v),
-        _ => char::from(b'A' + v - 10),
-    }
-}
 
 /// The value a character stands for: 0 for an empty cell.
 fn char_value(ch: char) -> Option<u8> {
@@ -201,7 +193,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
         if usize::from(value) > size {
             return Err(WriteError::NotSudoku);
         }
-        line[cage.cells()[0].index(size)] = value_char(value);
+        line[cage.cells()[0].index(size)] = value_symbol(value);
     }
     let mut out: String = line.into_iter().collect();
     out.push('\n');

@@ -1,0 +1,58 @@
+//! `cagey cnf`: the SAT encoding of one puzzle as DIMACS CNF.
+
+use std::io::{self, Write};
+
+use cagey::format::{Boxes, sudoku};
+use cagey::{Grid, Op, Puzzle};
+
+use super::args::CnfArgs;
+use super::input::{CliError, load_files, read};
+use super::{Answer, RunError};
+
+pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let entries = load_files(std::slice::from_ref(&args.file), args.input, args.boxes, &mut io::stderr())?;
+    let name = args.file.display().to_string();
+    let entry = match (args.puzzle, entries.len()) {
+        (None, 1) => &entries[0],
+        (None, count) => {
+            let message = format!("the file holds {count} puzzles: choose one with --puzzle K");
+            return Err(CliError::Unfit { place: name, message }.into());
+        }
+        (Some(k), count) if k == 0 || k > count => {
+            let message = format!("--puzzle {k} is out of range: the file holds {count} puzzles, numbered from 1");
+            return Err(CliError::Unfit { place: name, message }.into());
+        }
+        (Some(k), _) => &entries[k - 1],
+    };
+    let blocked = match &args.block {
+        Some(path) => read_solutions(path, &entry.puzzle)?,
+        None => Vec::new(),
+    };
+    let encoding = cagey::sat::encode(&entry.puzzle, args.tuple_limit)
+        .map_err(|error| CliError::Solve { label: entry.label(), error: error.into() })?;
+    cagey::sat::dimacs::write(out, &encoding, &blocked)?;
+    Ok(Answer::Positive)
+}
+
+/// The full grids of a file, read as Sudoku text (the grids `cagey solve`
+/// prints read as such), each of the puzzle's size.
+fn read_solutions(path: &std::path::Path, puzzle: &Puzzle) -> Result<Vec<Grid>, CliError> {
+    let (name, text) = read(path)?;
+    let n = puzzle.size();
+    let parsed = sudoku::parse(&text, &name, Boxes::None).map_err(CliError::Parse)?;
+    parsed
+        .into_iter()
+        .map(|p| {
+            let mut values = vec![0u8; n * n];
+            if p.puzzle.size() == n {
+                for cage in p.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
+                    values[cage.cells()[0].index(n)] = cage.target() as u8;
+                }
+            }
+            Grid::new(n, values).ok_or_else(|| CliError::Unfit {
+                place: format!("{name}:{}", p.line),
+                message: format!("expected a full {n}x{n} grid, every cell filled, to block as a solution"),
+            })
+        })
+        .collect()
+}

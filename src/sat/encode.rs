@@ -1,0 +1,184 @@
+//! The puzzle as CNF.
+//!
+//! Variable `(r·N + c)·N + v` (DIMACS numbering, from 1) is true when row
+//! `r`, column `c` (both 0-based) holds value `v` (1-based); these N³ cell
+//! variables come first, and one variable per allowed cage tuple follows.
+//!
+//! - every cell takes exactly one value;
+//! - two cells that share a group never take the same value, and every
+//!   value appears in every group of N cells;
+//! - a one-cell cage is a unit clause;
+//! - a larger cage is its list of allowed tuples (see `tuples.rs`): each
+//!   tuple variable implies its cell values, the cage needs one of its
+//!   tuples, and each cell value implies one of the tuples that support it
+//!   or is forbidden outright if none does (a support encoding, so unit
+//!   propagation is as strong as arc consistency on the cage).
+
+use varisat::{CnfFormula, ExtendFormula, Lit, Var};
+
+use super::SatError;
+use super::tuples::{CageShape, allowed_tuples};
+use crate::puzzle::{Grid, Puzzle};
+
+/// A puzzle's CNF with what is needed to read a model back.
+pub struct Encoding {
+    size: usize,
+    formula: CnfFormula,
+}
+
+impl Encoding {
+    /// N.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The clauses. Variables `1..=N³` are the cell variables.
+    pub fn formula(&self) -> &CnfFormula {
+        &self.formula
+    }
+
+    /// How many cage-tuple variables follow the N³ cell variables.
+    pub fn tuple_vars(&self) -> usize {
+        self.formula.var_count() - self.size.pow(3)
+    }
+
+    /// The variable of row `row`, column `col` (0-based) holding `value`
+    /// (1-based): DIMACS number `(row·N + col)·N + value`.
+    pub fn cell_var(&self, row: usize, col: usize, value: usize) -> Var {
+        cell_var(self.size, row * self.size + col, value)
+    }
+
+    /// The grid a model describes: for each cell, the value whose variable
+    /// is true.
+    pub fn decode(&self, model: &[Lit]) -> Grid {
+        let n = self.size;
+        let mut values = vec![0u8; n * n];
+        for lit in model.iter().filter(|l| l.is_positive()) {
+            let index = lit.var().index();
+            if index < n * n * n {
+                values[index / n] = (index % n + 1) as u8;
+            }
+        }
+        Grid::new(n, values).expect("every cell takes exactly one value in a model")
+    }
+
+    /// The clause that rules out `grid`: some cell takes another value.
+    pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
+        let n = self.size;
+        (0..n * n).map(|cell| cell_var(n, cell, usize::from(grid.values()[cell])).negative()).collect()
+    }
+}
+
+fn cell_var(size: usize, cell: usize, value: usize) -> Var {
+    Var::from_index(cell * size + value - 1)
+}
+
+/// Encodes `puzzle`; a cage with more than `tuple_limit` allowed tuples is
+/// refused before its clauses are built.
+pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError> {
+    let n = puzzle.size();
+    let cells = n * n;
+    let x = |cell: usize, value: usize| cell_var(n, cell, value);
+    let mut formula = CnfFormula::new();
+    formula.set_var_count(cells * n);
+
+    for cell in 0..cells {
+        formula.add_clause(&(1..=n).map(|v| x(cell, v).positive()).collect::<Vec<_>>());
+        for a in 1..=n {
+            for b in a + 1..=n {
+                formula.add_clause(&[x(cell, a).negative(), x(cell, b).negative()]);
+            }
+        }
+    }
+
+    // Each pair of cells that share some group, once.
+    let mut apart = vec![false; cells * cells];
+    for group in puzzle.groups() {
+        let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
+        for &a in &members {
+            for &b in &members {
+                apart[a * cells + b] = a != b;
+            }
+        }
+        if members.len() == n {
+            for v in 1..=n {
+                formula.add_clause(&members.iter().map(|&c| x(c, v).positive()).collect::<Vec<_>>());
+            }
+        }
+    }
+    for a in 0..cells {
+        for b in a + 1..cells {
+            if apart[a * cells + b] {
+                for v in 1..=n {
+                    formula.add_clause(&[x(a, v).negative(), x(b, v).negative()]);
+                }
+            }
+        }
+    }
+
+    for (index, cage) in puzzle.cages().iter().enumerate() {
+        let members: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
+        if let &[cell] = members.as_slice() {
+            let target = cage.target();
+            if (1..=n as u64).contains(&target) {
+                formula.add_clause(&[x(cell, target as usize).positive()]);
+            } else {
+                formula.add_clause(&[]);
+            }
+            continue;
+        }
+        let pairs: Vec<Vec<bool>> =
+            members.iter().map(|&a| members.iter().map(|&b| apart[a * cells + b]).collect()).collect();
+        let shape = CageShape { op: cage.op(), target: cage.target(), size: n as u8, apart: &pairs };
+        let tuples = allowed_tuples(&shape, tuple_limit).map_err(|_| SatError::TooManyTuples {
+            cage: index,
+            first_cell: cage.cells()[0],
+            cells: members.len(),
+            limit: tuple_limit,
+        })?;
+        let tuple_vars: Vec<Var> = (0..tuples.len()).map(|_| formula.new_var()).collect();
+        formula.add_clause(&tuple_vars.iter().map(|t| t.positive()).collect::<Vec<_>>());
+        for (tuple, t) in tuples.iter().zip(&tuple_vars) {
+            for (&cell, &v) in members.iter().zip(tuple) {
+                formula.add_clause(&[t.negative(), x(cell, v.into()).positive()]);
+            }
+        }
+        for (i, &cell) in members.iter().enumerate() {
+            for v in 1..=n {
+                let mut clause = vec![x(cell, v).negative()];
+                clause.extend(
+                    tuples.iter().zip(&tuple_vars).filter(|(t, _)| usize::from(t[i]) == v).map(|(_, t)| t.positive()),
+                );
+                formula.add_clause(&clause);
+            }
+        }
+    }
+    Ok(Encoding { size: n, formula })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Cage, Cell, Op};
+
+    #[test]
+    fn cell_variables_follow_the_documented_numbering() {
+        let puzzle = Puzzle::new(4, vec![], vec![]).unwrap();
+        let encoding = encode(&puzzle, 10).unwrap();
+        assert_eq!(encoding.cell_var(0, 0, 1).to_dimacs(), 1);
+        assert_eq!(encoding.cell_var(0, 1, 1).to_dimacs(), 5);
+        assert_eq!(encoding.cell_var(1, 2, 3).to_dimacs(), (4 + 2) * 4 + 3);
+        assert_eq!(encoding.cell_var(3, 3, 4).to_dimacs(), 64);
+        assert_eq!(encoding.formula().var_count(), 64);
+        assert_eq!(encoding.tuple_vars(), 0);
+    }
+
+    #[test]
+    fn the_tuple_limit_refuses_a_huge_cage() {
+        let cells: Vec<Cell> = (0..9).flat_map(|r| [Cell::new(r, 0), Cell::new(r, 1)]).collect();
+        let cage = Cage::new(Op::Add, 90, cells).unwrap();
+        let puzzle = Puzzle::new(9, vec![], vec![cage]).unwrap();
+        let error = encode(&puzzle, 1000).err().unwrap();
+        assert!(matches!(error, SatError::TooManyTuples { cage: 0, cells: 18, limit: 1000, .. }), "{error}");
+    }
+}

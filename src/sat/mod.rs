@@ -1,0 +1,95 @@
+//! The SAT backend: the puzzle encoded as CNF (`encode.rs`) and solved with
+//! varisat, one blocking clause per solution found.
+//!
+//! Depends on the puzzle model and varisat only; its cage arithmetic is
+//! its own (`tuples.rs`), so that the cross-check against the native
+//! backend means something.
+
+pub mod dimacs;
+mod encode;
+mod tuples;
+
+use std::ops::ControlFlow;
+
+use thiserror::Error;
+use varisat::ExtendFormula;
+
+use crate::puzzle::{Cell, Grid, Puzzle};
+pub use encode::{Encoding, encode};
+
+/// The default most allowed tuples for one cage: far above any ordinary
+/// puzzle's, far below what would exhaust memory.
+pub const DEFAULT_TUPLE_LIMIT: usize = 1_000_000;
+
+/// Why the SAT backend could not solve a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SatError {
+    /// A cage has more allowed tuples than the limit.
+    #[error(
+        "cage {} (the one at {first_cell}, {cells} cells) has more than {limit} allowed tuples; \
+         raise --tuple-limit to encode it anyway, or use the native backend",
+        cage + 1
+    )]
+    TooManyTuples {
+        /// Index of the cage in the puzzle.
+        cage: usize,
+        /// The cage's first cell.
+        first_cell: Cell,
+        /// How many cells it has.
+        cells: usize,
+        /// The limit it broke.
+        limit: usize,
+    },
+    /// varisat itself failed.
+    #[error("the SAT solver failed: {0}")]
+    Solver(String),
+}
+
+/// What a SAT enumeration did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Solutions handed to the callback.
+    pub solutions: u64,
+    /// Whether the enumeration ran until unsatisfiable (no early stop).
+    pub complete: bool,
+    /// Variables of the encoding.
+    pub variables: u64,
+    /// Clauses of the encoding, blocking clauses included.
+    pub clauses: u64,
+    /// Calls to the SAT solver.
+    pub sat_calls: u64,
+}
+
+/// Hands every solution of `puzzle` to `on_solution` as it is found: solve,
+/// decode the model, block that grid on its cell variables, solve again,
+/// until unsatisfiable or the callback returns `Break`.
+pub fn enumerate(
+    puzzle: &Puzzle,
+    tuple_limit: usize,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Result<Stats, SatError> {
+    let encoding = encode(puzzle, tuple_limit)?;
+    let mut solver = varisat::Solver::new();
+    solver.add_formula(encoding.formula());
+    let mut stats = Stats {
+        variables: encoding.formula().var_count() as u64,
+        clauses: encoding.formula().len() as u64,
+        ..Stats::default()
+    };
+    loop {
+        stats.sat_calls += 1;
+        if !solver.solve().map_err(|e| SatError::Solver(e.to_string()))? {
+            stats.complete = true;
+            return Ok(stats);
+        }
+        let model = solver.model().expect("a satisfiable formula has a model");
+        let grid = encoding.decode(&model);
+        stats.solutions += 1;
+        if on_solution(&grid).is_break() {
+            return Ok(stats);
+        }
+        solver.add_clause(&encoding.blocking_clause(&grid));
+        stats.clauses += 1;
+    }
+}

@@ -1,0 +1,164 @@
+//! The allowed tuples of a cage: every assignment of values to its cells
+//! that satisfies the op and target and keeps apart the cells that share a
+//! group.
+//!
+//! Generated depth first, cell by cell, cutting a branch as soon as the
+//! partial sum or product cannot reach the target, so the work follows the
+//! number of tuples rather than N^k. This is the SAT backend's own cage
+//! arithmetic, written apart from the native solver's and the checker's.
+
+use crate::puzzle::Op;
+
+/// A cage reduced to what tuple generation needs.
+pub(super) struct CageShape<'a> {
+    pub op: Op,
+    pub target: u64,
+    /// N: values run from 1 to N.
+    pub size: u8,
+    /// `apart[i][j]`: cells i and j of the cage share a group.
+    pub apart: &'a [Vec<bool>],
+}
+
+/// The tuples grew past the limit; generation stopped there.
+#[derive(Debug)]
+pub(super) struct TooMany;
+
+/// Every allowed tuple (values in the order of the cage's cells), or
+/// `TooMany` once there are more than `limit`.
+pub(super) fn allowed_tuples(cage: &CageShape, limit: usize) -> Result<Vec<Vec<u8>>, TooMany> {
+    let cells = cage.apart.len();
+    let mut out = Vec::new();
+    let mut values = Vec::with_capacity(cells);
+    extend(cage, limit, &mut values, 0, 1, &mut out)?;
+    Ok(out)
+}
+
+fn extend(
+    cage: &CageShape,
+    limit: usize,
+    values: &mut Vec<u8>,
+    sum: u64,
+    product: u64,
+    out: &mut Vec<Vec<u8>>,
+) -> Result<(), TooMany> {
+    let cells = cage.apart.len();
+    let i = values.len();
+    if i == cells {
+        if satisfied(cage.op, cage.target, values) {
+            if out.len() == limit {
+                return Err(TooMany);
+            }
+            out.push(values.clone());
+        }
+        return Ok(());
+    }
+    let left_after = (cells - i - 1) as u32;
+    for v in 1..=cage.size {
+        if (0..i).any(|j| cage.apart[i][j] && values[j] == v) {
+            continue;
+        }
+        let sum = sum + u64::from(v);
+        let product = product.saturating_mul(u64::from(v));
+        if !reachable(cage, cells, left_after, sum, product) {
+            continue;
+        }
+        values.push(v);
+        let result = extend(cage, limit, values, sum, product, out);
+        values.pop();
+        result?;
+    }
+    Ok(())
+}
+
+/// Whether `left` more cells can still take a partial sum or product to the
+/// target under the cage's op (pairs are checked only when complete).
+fn reachable(cage: &CageShape, cells: usize, left: u32, sum: u64, product: u64) -> bool {
+    let n = u64::from(cage.size);
+    let t = cage.target;
+    let sum_ok = || sum + u64::from(left) <= t && sum + u64::from(left) * n >= t;
+    let product_ok = || t % product == 0 && n.saturating_pow(left) >= t / product;
+    match cage.op {
+        Op::Add => sum_ok(),
+        Op::Mul => product_ok(),
+        Op::Any if cells >= 3 => sum_ok() || product_ok(),
+        _ => true,
+    }
+}
+
+/// Whether complete `values` satisfy the op and target.
+fn satisfied(op: Op, target: u64, values: &[u8]) -> bool {
+    let sum: u64 = values.iter().map(|&v| u64::from(v)).sum();
+    let product = values.iter().fold(1u64, |p, &v| p.saturating_mul(u64::from(v)));
+    match (op, values) {
+        (Op::Add, _) => sum == target,
+        (Op::Mul, _) => product == target,
+        (Op::Sub, &[a, b]) => u64::from(a.abs_diff(b)) == target,
+        (Op::Div, &[a, b]) => u64::from(a.max(b)) == u64::from(a.min(b)).saturating_mul(target),
+        (Op::Given | Op::Any, &[a]) => u64::from(a) == target,
+        (Op::Any, &[_, _]) => [Op::Add, Op::Sub, Op::Mul, Op::Div].into_iter().any(|op| satisfied(op, target, values)),
+        (Op::Any, _) => sum == target || product == target,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tuples(op: Op, target: u64, size: u8, cells: usize, apart_pairs: &[(usize, usize)]) -> Vec<Vec<u8>> {
+        let mut apart = vec![vec![false; cells]; cells];
+        for &(i, j) in apart_pairs {
+            apart[i][j] = true;
+            apart[j][i] = true;
+        }
+        let cage = CageShape { op, target, size, apart: &apart };
+        allowed_tuples(&cage, 1_000_000).unwrap()
+    }
+
+    #[test]
+    fn pairs_of_every_op() {
+        assert_eq!(tuples(Op::Sub, 3, 4, 2, &[(0, 1)]), [[1, 4], [4, 1]]);
+        assert_eq!(tuples(Op::Div, 2, 4, 2, &[(0, 1)]), [[1, 2], [2, 1], [2, 4], [4, 2]]);
+        assert_eq!(tuples(Op::Add, 4, 3, 2, &[(0, 1)]), [[1, 3], [3, 1]]);
+        assert_eq!(tuples(Op::Mul, 4, 4, 2, &[(0, 1)]), [[1, 4], [4, 1]]);
+        assert_eq!(tuples(Op::Given, 2, 4, 1, &[]), [[2]]);
+    }
+
+    #[test]
+    fn values_repeat_only_in_cells_that_share_no_group() {
+        // An L-shaped cage: cells 0 and 2 share neither row nor column.
+        let l_shape = [(0, 1), (1, 2)];
+        let found = tuples(Op::Add, 4, 3, 3, &l_shape);
+        assert_eq!(found, [[1, 2, 1]]);
+        assert_eq!(tuples(Op::Mul, 4, 4, 2, &[]), [[1, 4], [2, 2], [4, 1]]);
+        assert_eq!(tuples(Op::Mul, 4, 4, 2, &[(0, 1)]), [[1, 4], [4, 1]]);
+    }
+
+    #[test]
+    fn no_op_cages_take_the_union_of_the_allowed_ops() {
+        // Two cells of 1..=4 with target 2: 1+1 (apart? no), 3-1, 4-2, 1*2, 2/1, 4/2.
+        let found = tuples(Op::Any, 2, 4, 2, &[(0, 1)]);
+        assert_eq!(found, [[1, 2], [1, 3], [2, 1], [2, 4], [3, 1], [4, 2]]);
+        // Three cells: sum or product only, never a difference.
+        let found = tuples(Op::Any, 6, 3, 3, &[(0, 1), (1, 2), (0, 2)]);
+        assert_eq!(found.len(), 6, "the permutations of 1 2 3, whose sum and product are both 6");
+        assert!(tuples(Op::Any, 1, 3, 3, &[(0, 1), (1, 2), (0, 2)]).is_empty());
+        assert_eq!(tuples(Op::Any, 3, 4, 1, &[]), [[3]]);
+    }
+
+    #[test]
+    fn cages_with_no_tuple() {
+        assert!(tuples(Op::Sub, 4, 4, 2, &[(0, 1)]).is_empty());
+        assert!(tuples(Op::Div, 3, 2, 2, &[(0, 1)]).is_empty());
+        assert!(tuples(Op::Add, 100, 4, 3, &[]).is_empty());
+        assert!(tuples(Op::Mul, 7, 6, 2, &[]).is_empty());
+        assert!(tuples(Op::Given, 5, 4, 1, &[]).is_empty());
+    }
+
+    #[test]
+    fn generation_stops_at_the_limit() {
+        let apart = vec![vec![false; 12]; 12];
+        let cage = CageShape { op: Op::Add, target: 40, size: 9, apart: &apart };
+        assert!(allowed_tuples(&cage, 1000).is_err());
+    }
+}
