@@ -1,6 +1,7 @@
 //! Criterion benchmarks over every file in `puzzles/`: the first solution
 //! and the full count, per backend. A file of several puzzles is measured
-//! as one batch.
+//! as one batch. The SAT backend's full count skips files with more than
+//! `SAT_COUNT_LIMIT` solutions, which take it seconds (see the README).
 //!
 //! `cargo bench --bench solve`, or `cargo bench --bench solve -- seed` for
 //! the files whose name contains `seed`.
@@ -29,6 +30,8 @@ fn load_all() -> Vec<(String, Vec<Puzzle>)> {
     files
 }
 
+const SAT_COUNT_LIMIT: u64 = 10_000;
+
 fn solve(c: &mut Criterion) {
     let files = load_all();
     for backend in Backend::ALL {
@@ -44,6 +47,10 @@ fn solve(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("{backend}/count"));
         group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3)).sample_size(10);
         for (name, puzzles) in &files {
+            let solutions: u64 = puzzles.iter().map(|p| Backend::Native.count(p, None).unwrap().0.count).sum();
+            if backend == Backend::Sat && solutions > SAT_COUNT_LIMIT {
+                continue;
+            }
             group.bench_function(name.as_str(), |b| {
                 b.iter(|| puzzles.iter().map(|p| backend.count(p, None).unwrap().0.count).sum::<u64>())
             });
