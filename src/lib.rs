@@ -37,6 +37,7 @@
 pub mod backend;
 pub mod error;
 pub mod format;
+pub mod generate;
 pub mod native;
 pub mod puzzle;
 pub mod sat;
