@@ -62,6 +62,9 @@ pub struct SudokuOptions {
     pub boxes: Option<BoxShape>,
     /// The share of cells kept as givens.
     pub clues: f64,
+    /// The share of givens changed to another value, so that some puzzles
+    /// have no solution.
+    pub perturb: f64,
 }
 
 /// A Latin square of order `size`, from the Jacobson–Matthews chain.
@@ -220,9 +223,9 @@ pub fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: boo
     let values: Vec<u64> = cells.iter().map(|&c| u64::from(planted.get(c))).collect();
     let sum = values.iter().sum();
     let product = values.iter().product();
-    let (op, target) = match values.as_slice() {
-        &[v] => (if noop && rng.random_bool(0.5) { Op::Any } else { Op::Given }, v),
-        &[a, b] => {
+    let (op, target) = match *values.as_slice() {
+        [v] => (if noop && rng.random_bool(0.5) { Op::Any } else { Op::Given }, v),
+        [a, b] => {
             let (hi, lo) = (a.max(b), a.min(b));
             let mut choices = vec![(Op::Add, sum), (Op::Mul, product)];
             if hi > lo {
@@ -260,12 +263,22 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
 }
 
 /// A random Sudoku: a random filled grid with each cell kept as a given
-/// with probability `clues`.
+/// with probability `clues`, and each given changed with probability
+/// `perturb`.
 pub fn sudoku<R: Rng + ?Sized>(options: &SudokuOptions, rng: &mut R) -> Generated {
     let n = options.size;
     let planted = sudoku_grid(n, options.boxes, rng);
     let clues = options.clues.clamp(0.0, 1.0);
-    let givens: Vec<u8> = planted.values().iter().map(|&v| if rng.random_bool(clues) { v } else { 0 }).collect();
+    let perturb = options.perturb.clamp(0.0, 1.0);
+    let givens: Vec<u8> = planted
+        .values()
+        .iter()
+        .map(|&v| match rng.random_bool(clues) {
+            false => 0,
+            true if n > 1 && rng.random_bool(perturb) => (v + rng.random_range(1..n as u8) - 1) % n as u8 + 1,
+            true => v,
+        })
+        .collect();
     let puzzle = Puzzle::sudoku(n, options.boxes, &givens).expect("planted puzzles are well formed");
     Generated { puzzle, planted }
 }
@@ -384,7 +397,7 @@ mod tests {
             let generated = kenken(&options, &mut rng);
             assert_eq!(verify(&generated.puzzle, &generated.planted), Ok(()));
             assert!(generated.puzzle.uncaged_cells().is_empty());
-            let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.4 };
+            let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.4, perturb: 0.0 };
             let generated = sudoku(&options, &mut rng);
             assert_eq!(verify(&generated.puzzle, &generated.planted), Ok(()));
         }
@@ -419,8 +432,8 @@ mod tests {
             let options = KenKenOptions { size: 6, max_cage: 5, noop: true, perturb: 0.0 };
             let generated = make_unique(kenken(&options, &mut rng), &Backend::Native, &mut rng).unwrap();
             let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
-            assert_eq!(solutions, [generated.planted.clone()]);
-            let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2 };
+            assert_eq!(solutions, std::slice::from_ref(&generated.planted));
+            let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2, perturb: 0.0 };
             let generated = make_unique(sudoku(&options, &mut rng), &Backend::Native, &mut rng).unwrap();
             let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, [generated.planted]);

@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;

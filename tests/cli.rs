@@ -243,7 +243,7 @@ fn bad_usage_exits_2() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for command in ["solve", "count", "unique", "cnf"] {
+    for command in ["solve", "count", "unique", "cnf", "check", "generate", "fuzz"] {
         let out = cagey(&[command, "--help"]);
         assert_eq!(code(&out), 0);
         assert!(stdout(&out).contains("Examples:"), "{command}");
@@ -341,4 +341,69 @@ fn cnf_prints_dimacs_with_the_numbering_and_blocks_given_solutions() {
     assert!(stderr(&out).contains("holds 20 puzzles: choose one with --puzzle K"), "{}", stderr(&out));
     assert_eq!(code(&cagey(&["cnf", "--puzzle", "20", "puzzles/sudoku/magictour-20.txt"])), 0);
     assert_eq!(code(&cagey(&["cnf", "--puzzle", "21", "puzzles/sudoku/magictour-20.txt"])), 2);
+}
+
+#[test]
+fn generate_is_deterministic_and_reads_back() {
+    let args = ["generate", "--size", "5", "--count", "4", "--seed", "42"];
+    let first = stdout(&cagey(&args));
+    assert_eq!(first, stdout(&cagey(&args)), "same seed, same puzzles");
+    assert_ne!(first, stdout(&cagey(&["generate", "--size", "5", "--count", "4", "--seed", "43"])));
+    assert_eq!(first.matches("# 5\n").count(), 4);
+    let out = cagey_with_input(&["count", "-"], &first);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 4);
+
+    let unique = stdout(&cagey(&["generate", "--kind", "sudoku", "--size", "6", "--unique", "--count", "5"]));
+    assert_eq!(unique.lines().count(), 5);
+    let out = cagey_with_input(&["unique", "-"], &unique);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique\n".repeat(5)));
+
+    let noop = stdout(&cagey(&["generate", "--size", "6", "--noop", "--unique", "--count", "3", "--seed", "1"]));
+    assert!(!noop.lines().any(|l| l.starts_with(['+', '-', '*', '/'])), "{noop}");
+    assert_eq!(stdout(&cagey_with_input(&["unique", "-"], &noop)), "unique\n".repeat(3));
+}
+
+#[test]
+fn generate_refuses_bad_options() {
+    let out = cagey(&["generate", "--size", "5", "--perturb", "1.5"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--perturb 1.5 is out of range"), "{}", stderr(&out));
+    assert_eq!(code(&cagey(&["generate", "--size", "26"])), 2);
+    assert_eq!(code(&cagey(&["generate", "--size", "5", "--unique", "--perturb", "0.1"])), 2);
+    let out = cagey(&["generate", "--kind", "sudoku", "--size", "6", "--boxes", "2x2"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("boxes of 2x2 do not tile a 6x6 grid"), "{}", stderr(&out));
+}
+
+#[test]
+fn check_prints_a_table_and_exits_0_when_backends_agree() {
+    let out = cagey(&["check", SEED, "puzzles/sudoku/sixteen-clue-5.txt"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7);
+    assert!(lines[0].starts_with("puzzle") && lines[0].contains("native ms") && lines[0].contains("sat ms"));
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(&row[..4], [&format!("{SEED}:1"), "3", "3", "yes"]);
+    assert!(lines[3].contains(" 730 ") && lines[3].contains(" yes "), "{}", lines[3]);
+
+    let out = cagey(&["check", "--limit", "100", "puzzles/sudoku/empty-5x5.txt"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("100+       100+  yes"), "{}", stdout(&out));
+}
+
+#[test]
+fn fuzz_replays_the_same_cases_from_the_same_seed() {
+    let args = ["fuzz", "--cases", "60", "--seed", "5", "--size", "3..5", "--out", "target/fuzz-test"];
+    let out = cagey(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let summary = stdout(&out);
+    assert!(summary.starts_with("60 cases, all agree: "), "{summary}");
+    let tally = |s: &str| s.split(';').next().unwrap().to_string();
+    assert_eq!(tally(&summary), tally(&stdout(&cagey(&args))));
+
+    let out = cagey(&["fuzz", "--cases", "20", "--kind", "sudoku", "--size", "4", "--out", "target/fuzz-test"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(code(&cagey(&["fuzz", "--size", "7..3"])), 2);
 }

@@ -51,6 +51,33 @@ Examples:
   cagey cnf --block found.txt puzzles/kenken/seed-5x5-three-solutions.txt > more.cnf
       (unsatisfiable exactly when found.txt holds every solution)")]
     Cnf(CnfArgs),
+    /// Run both backends on every puzzle and compare their solution sets.
+    #[command(after_help = "Prints a table: puzzle, count native, count SAT, agree, time native, time SAT.
+Every solution is also checked by the plain verifier. Exit status 1 on any disagreement,
+after printing a solution one backend found and the other did not.
+
+Examples:
+  cagey check puzzles/kenken/*.txt
+  cagey check --limit 1000 puzzles/sudoku/empty-5x5.txt   (compares counts up to 1000)")]
+    Check(CheckArgs),
+    /// Print random puzzles planted on a random solution, in the formats cagey reads.
+    #[command(after_help = "The same seed always gives the same puzzles.
+
+Examples:
+  cagey generate --size 6 --count 3 --seed 7
+  cagey generate --kind sudoku --size 9 --unique --count 10 | cagey count -
+  cagey generate --size 5 --noop --max-cage 3 --perturb 0.2 --count 100 > mixed.txt")]
+    Generate(GenerateArgs),
+    /// Cross-check both backends on random puzzles; save and shrink any disagreement.
+    #[command(after_help = "Each case is generated from the seed and its number, so the same seed replays the
+same cases. On a disagreement the puzzle is shrunk (cages or clues dropped, cages merged)
+while it still disagrees, written to a file whose path is printed, and the exit status is 1.
+
+Examples:
+  cagey fuzz --cases 1000 --seed 1
+  cagey fuzz --cases 200 --kind sudoku --size 9 --clues 0.35
+  cagey fuzz --cases 5000 --size 1..6 --noop")]
+    Fuzz(FuzzArgs),
 }
 
 /// Where puzzles come from and how to solve them.
@@ -146,6 +173,144 @@ pub struct CnfArgs {
     /// Refuse a cage with more allowed tuples than this.
     #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
     pub tuple_limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: PuzzleFiles,
+
+    /// Compare at most N solutions per backend; beyond that only the counts are compared.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub limit: u64,
+
+    /// With a SAT backend: refuse a cage with more allowed tuples than this.
+    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
+    pub tuple_limit: usize,
+}
+
+/// Puzzle files and how to read them, for commands that choose no backend.
+#[derive(Debug, Args)]
+pub struct PuzzleFiles {
+    /// Puzzle files (KenKen or Sudoku, detected); '-' reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Read the files as this format instead of detecting it.
+    #[arg(long, value_name = "kenken|sudoku")]
+    pub input: Option<Format>,
+
+    /// Sudoku box shape, as for the other commands.
+    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
+    pub boxes: Boxes,
+}
+
+/// What random puzzles look like.
+#[derive(Clone, Debug, Args)]
+pub struct PuzzleShape {
+    /// The kind of puzzle.
+    #[arg(long, value_name = "kenken|sudoku", default_value = "kenken")]
+    pub kind: Format,
+
+    /// KenKen: write every multi-cell cage's op as '?' (the no-op variant).
+    #[arg(long)]
+    pub noop: bool,
+
+    /// KenKen: the most cells in one cage.
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_cage: u32,
+
+    /// The share of KenKen cages whose target is moved by one, or of Sudoku givens changed,
+    /// so that some puzzles have no solution (0 to 1). Default: 0 for generate; for fuzz
+    /// 0.03 (KenKen) or 0.01 (Sudoku).
+    #[arg(long, value_name = "P")]
+    pub perturb: Option<f64>,
+
+    /// Sudoku: the share of cells kept as givens (0 to 1).
+    #[arg(long, value_name = "P", default_value_t = 0.45)]
+    pub clues: f64,
+
+    /// Sudoku box shape for the generated puzzles.
+    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
+    pub boxes: Boxes,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub shape: PuzzleShape,
+
+    /// N: the grid is N×N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=25))]
+    pub size: u32,
+
+    /// The seed; the same seed gives the same puzzles.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// How many puzzles.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub count: u64,
+
+    /// Change each puzzle (split cages, add givens) until it has exactly one solution.
+    #[arg(long, conflicts_with = "perturb")]
+    pub unique: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    pub shape: PuzzleShape,
+
+    /// Sizes to draw from: N, or A..B (both included). Default: 1..6 for KenKen, 9 for Sudoku.
+    #[arg(long, value_name = "A..B")]
+    pub size: Option<SizeRange>,
+
+    /// How many cases.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub cases: u64,
+
+    /// The seed; the same seed replays the same cases.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Compare at most N solutions per backend; beyond that only the counts are compared.
+    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    pub limit: u64,
+
+    /// Where to write shrunk disagreements.
+    #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
+    pub out: PathBuf,
+
+    /// Threads; 0 means one per core. Cases are reported in order whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+}
+
+/// Sizes from `low` to `high`, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeRange {
+    pub low: usize,
+    pub high: usize,
+}
+
+impl std::str::FromStr for SizeRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("bad size range '{s}': expected N or A..B with 1 <= A <= B <= 25");
+        let (low, high) = match s.split_once("..") {
+            Some((a, b)) => (a.parse().map_err(|_| bad())?, b.trim_start_matches('=').parse().map_err(|_| bad())?),
+            None => {
+                let n = s.parse().map_err(|_| bad())?;
+                (n, n)
+            }
+        };
+        if !(1..=high).contains(&low) || high > cagey::MAX_SIZE {
+            return Err(bad());
+        }
+        Ok(SizeRange { low, high })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

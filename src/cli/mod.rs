@@ -2,9 +2,11 @@
 //! output and an exit status.
 
 pub mod args;
+mod check;
 mod cnf;
 mod input;
 mod output;
+mod random;
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -67,6 +69,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Count(args) => count(&args, &load(&args.input, stderr)?, out),
         Command::Unique(args) => unique(&args, &load(&args.input, stderr)?, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
+        Command::Check(args) => check::check(&args, out),
+        Command::Generate(args) => random::generate(&args, out),
+        Command::Fuzz(args) => random::fuzz(&args, out),
     }
 }
 

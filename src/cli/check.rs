@@ -1,0 +1,50 @@
+//! `cagey check`: both backends on every puzzle, side by side.
+
+use std::io::{self, Write};
+
+use cagey::check::cross_check;
+use cagey::{Backend, Engine, Solver};
+
+use super::args::CheckArgs;
+use super::input::{CliError, load_files};
+use super::{Answer, RunError};
+
+pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let files = &args.input;
+    let entries = load_files(&files.files, files.input, files.boxes, &mut io::stderr())?;
+    let native = Engine { backend: Backend::Native, tuple_limit: args.tuple_limit };
+    let sat = Engine { backend: Backend::Sat, tuple_limit: args.tuple_limit };
+    let solvers: [(&str, &dyn Solver); 2] = [("native", &native), ("sat", &sat)];
+    let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
+    writeln!(
+        out,
+        "{:width$}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}",
+        "puzzle", "native", "sat", "agree", "native ms", "sat ms"
+    )?;
+    let mut answer = Answer::Positive;
+    for entry in &entries {
+        let report = cross_check(&entry.puzzle, &solvers, Some(args.limit))
+            .map_err(|error| CliError::Solve { label: entry.label(), error })?;
+        let count = |i: usize| {
+            let run = &report.runs[i];
+            format!("{}{}", run.count, if run.complete { "" } else { "+" })
+        };
+        let ms = |i: usize| format!("{:.2}", report.runs[i].elapsed.as_secs_f64() * 1e3);
+        let agree = if report.agree() { "yes" } else { "NO" };
+        writeln!(
+            out,
+            "{:width$}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}",
+            entry.label(),
+            count(0),
+            count(1),
+            ms(0),
+            ms(1)
+        )?;
+        if let Some(disagreement) = &report.disagreement {
+            writeln!(out, "{disagreement}")?;
+            answer = Answer::Negative;
+        }
+        out.flush()?;
+    }
+    Ok(answer)
+}

@@ -1,0 +1,160 @@
+//! `cagey generate` and `cagey fuzz`: random puzzles, printed or
+//! cross-checked.
+
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+use cagey::check::{Report, cross_check, shrink};
+use cagey::format::{Boxes, Format, kenken, sudoku};
+use cagey::generate::{self, Generated, KenKenOptions, SudokuOptions};
+use cagey::{Backend, BoxShape, Puzzle, SolveError, Solver};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::args::{FuzzArgs, GenerateArgs, PuzzleShape};
+use super::input::CliError;
+use super::{Answer, RunError};
+
+/// Generates one puzzle of `size` with the shape's options.
+fn make(shape: &PuzzleShape, size: usize, unique: bool, rng: &mut ChaCha8Rng) -> Result<Generated, SolveError> {
+    let generated = match shape.kind {
+        Format::KenKen => {
+            let perturb = shape.perturb.unwrap_or(0.0);
+            let options = KenKenOptions { size, max_cage: shape.max_cage as usize, noop: shape.noop, perturb };
+            generate::kenken(&options, rng)
+        }
+        Format::Sudoku => {
+            let boxes = match shape.boxes {
+                Boxes::Default => BoxShape::default_for(size),
+                Boxes::None => None,
+                Boxes::Shape(s) => Some(s),
+            };
+            let perturb = shape.perturb.unwrap_or(0.0);
+            generate::sudoku(&SudokuOptions { size, boxes, clues: shape.clues, perturb }, rng)
+        }
+    };
+    if unique { generate::make_unique(generated, &Backend::Native, rng) } else { Ok(generated) }
+}
+
+/// The puzzle in the text format of its kind.
+fn text(shape: &PuzzleShape, puzzle: &Puzzle) -> String {
+    let written = match shape.kind {
+        Format::KenKen => kenken::write(puzzle),
+        Format::Sudoku => sudoku::write(puzzle).or_else(|_| kenken::write(puzzle)),
+    };
+    written.expect("generated puzzles fit the format of their kind")
+}
+
+fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
+    let unfit = |message: String| CliError::Unfit { place: "options".into(), message };
+    for (name, value) in [("--perturb", shape.perturb.unwrap_or(0.0)), ("--clues", shape.clues)] {
+        if !(0.0..=1.0).contains(&value) {
+            return Err(unfit(format!("{name} {value} is out of range: expected a share from 0 to 1")));
+        }
+    }
+    if let (Format::Sudoku, Boxes::Shape(b)) = (shape.kind, shape.boxes) {
+        if let Some(n) = sizes.iter().find(|&&n| b.rows * b.cols != n) {
+            return Err(unfit(format!("boxes of {b} do not tile a {n}x{n} grid")));
+        }
+    }
+    Ok(())
+}
+
+pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let size = args.size as usize;
+    check_shape(&args.shape, &[size])?;
+    for case in 0..args.count {
+        let mut rng = generate::rng(args.seed, case);
+        let generated = make(&args.shape, size, args.unique, &mut rng)
+            .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+        if args.shape.kind == Format::KenKen && case > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{}", text(&args.shape, &generated.puzzle))?;
+    }
+    out.flush()?;
+    Ok(Answer::Positive)
+}
+
+/// The backends a fuzz run compares.
+const BACKENDS: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
+
+/// What one fuzz case came to.
+struct Case {
+    puzzle: Puzzle,
+    report: Report,
+}
+
+pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let range = args.size.map(|r| (r.low, r.high)).unwrap_or(match args.shape.kind {
+        Format::KenKen => (1, 6),
+        Format::Sudoku => (9, 9),
+    });
+    check_shape(&args.shape, &(range.0..=range.1).collect::<Vec<_>>())?;
+    let default_perturb = match args.shape.kind {
+        Format::KenKen => 0.03,
+        Format::Sudoku => 0.01,
+    };
+    let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(default_perturb)), ..args.shape.clone() };
+    let run = |case: u64| -> Result<Case, SolveError> {
+        let mut rng = generate::rng(args.seed, case);
+        let size = rng.random_range(range.0..=range.1);
+        let puzzle = make(&shape, size, false, &mut rng)?.puzzle;
+        let report = cross_check(&puzzle, &BACKENDS, Some(args.limit))?;
+        Ok(Case { puzzle, report })
+    };
+
+    let bar = if std::io::stderr().is_terminal() { ProgressBar::new(args.cases) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {per_sec}, {eta} left").expect("a valid template"),
+    );
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build().map_err(std::io::Error::other)?;
+    let started = Instant::now();
+    let mut tally = [0u64; 3];
+    let batch = 16 * pool.current_num_threads() as u64;
+    for first in (0..args.cases).step_by(batch as usize) {
+        let cases: Vec<u64> = (first..(first + batch).min(args.cases)).collect();
+        let results: Vec<_> = pool.install(|| cases.par_iter().map(|&c| (c, run(c))).collect());
+        for (case, result) in results {
+            let Case { puzzle, report } =
+                result.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+            bar.inc(1);
+            if let Some(disagreement) = &report.disagreement {
+                bar.abandon();
+                let small = shrink(&puzzle, &BACKENDS, Some(args.limit))
+                    .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+                std::fs::create_dir_all(&args.out).map_err(|error| CliError::Read { path: args.out.clone(), error })?;
+                let path = args.out.join(format!("fuzz-{}-{case}.txt", args.seed));
+                std::fs::write(&path, text(&shape, &small))
+                    .map_err(|error| CliError::Read { path: path.clone(), error })?;
+                writeln!(out, "case {case} (seed {}): the backends disagree: {disagreement}", args.seed)?;
+                writeln!(
+                    out,
+                    "shrunk from {} to {} cages: {}",
+                    puzzle.cages().len(),
+                    small.cages().len(),
+                    path.display()
+                )?;
+                out.flush()?;
+                return Ok(Answer::Negative);
+            }
+            let count = report.runs[0].count;
+            tally[count.min(2) as usize] += 1;
+        }
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "{} cases, all agree: {} with no solution, {} with one, {} with several; {:.0} cases/s",
+        args.cases,
+        tally[0],
+        tally[1],
+        tally[2],
+        args.cases as f64 / seconds.max(1e-9)
+    )?;
+    out.flush()?;
+    Ok(Answer::Positive)
+}
