@@ -407,3 +407,12 @@ fn fuzz_replays_the_same_cases_from_the_same_seed() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(code(&cagey(&["fuzz", "--size", "7..3"])), 2);
 }
+
+#[test]
+fn generated_sudoku_with_other_boxes_reads_back_with_the_same_flag() {
+    let out = cagey(&["generate", "--kind", "sudoku", "--size", "6", "--boxes", "3x2", "--unique", "--count", "3"]);
+    assert_eq!(code(&out), 0);
+    assert!(stderr(&out).contains("read these puzzles back with --boxes 3x2"), "{}", stderr(&out));
+    let back = cagey_with_input(&["unique", "--boxes", "3x2", "-"], &stdout(&out));
+    assert_eq!(stdout(&back), "unique\n".repeat(3));
+}

@@ -38,13 +38,31 @@ fn make(shape: &PuzzleShape, size: usize, unique: bool, rng: &mut ChaCha8Rng) ->
     if unique { generate::make_unique(generated, &Backend::Native, rng) } else { Ok(generated) }
 }
 
-/// The puzzle in the text format of its kind.
+/// The puzzle in the text format of its kind. A Sudoku prints as its line
+/// of givens; boxes other than the default are not part of that line, so
+/// [`box_note`] says how to read it back.
 fn text(shape: &PuzzleShape, puzzle: &Puzzle) -> String {
-    let written = match shape.kind {
-        Format::KenKen => kenken::write(puzzle),
-        Format::Sudoku => sudoku::write(puzzle).or_else(|_| kenken::write(puzzle)),
-    };
-    written.expect("generated puzzles fit the format of their kind")
+    match shape.kind {
+        Format::KenKen => kenken::write(puzzle).expect("generated KenKen has rows and columns only"),
+        Format::Sudoku => {
+            let n = puzzle.size();
+            let mut givens = vec![0u8; n * n];
+            for cage in puzzle.cages() {
+                givens[cage.cells()[0].index(n)] = cage.target() as u8;
+            }
+            let line = Puzzle::sudoku(n, BoxShape::default_for(n), &givens).expect("givens of a generated Sudoku");
+            sudoku::write(&line).expect("a Sudoku with the default boxes")
+        }
+    }
+}
+
+/// How to read generated Sudoku back when its boxes are not the default.
+fn box_note(shape: &PuzzleShape) -> Option<String> {
+    match (shape.kind, shape.boxes) {
+        (Format::Sudoku, Boxes::None) => Some("read these puzzles back with --boxes none".into()),
+        (Format::Sudoku, Boxes::Shape(b)) => Some(format!("read these puzzles back with --boxes {b}")),
+        _ => None,
+    }
 }
 
 fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
@@ -65,6 +83,9 @@ fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let size = args.size as usize;
     check_shape(&args.shape, &[size])?;
+    if let Some(note) = box_note(&args.shape) {
+        eprintln!("cagey: note: {note}");
+    }
     for case in 0..args.count {
         let mut rng = generate::rng(args.seed, case);
         let generated = make(&args.shape, size, args.unique, &mut rng)
