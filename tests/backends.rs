@@ -93,3 +93,14 @@ fn both_backends_stop_when_told() {
         assert_eq!((seen, stats.solutions, stats.complete), (7, 7, false), "{backend}");
     }
 }
+
+#[test]
+fn a_cage_too_large_to_expand_is_refused_in_bounded_time() {
+    let cells: Vec<String> =
+        (0..25).flat_map(|r| (1..=25).map(move |c| format!("{}{c}", (b'A' + r) as char))).collect();
+    let puzzle = parse(&format!("# 25\n+ 8125 {}\n", cells.join(" ")));
+    let error = Backend::Sat.count(&puzzle, Some(1)).unwrap_err();
+    assert!(matches!(error, SolveError::Sat(SatError::TuplesTooLong { cage: 0, cells: 625, .. })), "{error}");
+    // The native backend, which needs no expansion, finds solutions at once.
+    assert_eq!(Backend::Native.count(&puzzle, Some(3)).unwrap().0.count, 3);
+}

@@ -17,7 +17,7 @@
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use super::SatError;
-use super::tuples::{CageShape, allowed_tuples};
+use super::tuples::{CageShape, Refused, allowed_tuples};
 use crate::puzzle::{Grid, Puzzle};
 
 /// A puzzle's CNF with what is needed to read a model back.
@@ -130,11 +130,12 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
         let pairs: Vec<Vec<bool>> =
             members.iter().map(|&a| members.iter().map(|&b| apart[a * cells + b]).collect()).collect();
         let shape = CageShape { op: cage.op(), target: cage.target(), size: n as u8, apart: &pairs };
-        let tuples = allowed_tuples(&shape, tuple_limit).map_err(|_| SatError::TooManyTuples {
-            cage: index,
-            first_cell: cage.cells()[0],
-            cells: members.len(),
-            limit: tuple_limit,
+        let tuples = allowed_tuples(&shape, tuple_limit).map_err(|refused| {
+            let (cage, first_cell, cells) = (index, cage.cells()[0], members.len());
+            match refused {
+                Refused::TooMany => SatError::TooManyTuples { cage, first_cell, cells, limit: tuple_limit },
+                Refused::TooLong(steps) => SatError::TuplesTooLong { cage, first_cell, cells, steps },
+            }
         })?;
         let tuple_vars: Vec<Var> = (0..tuples.len()).map(|_| formula.new_var()).collect();
         formula.add_clause(&tuple_vars.iter().map(|t| t.positive()).collect::<Vec<_>>());

@@ -18,7 +18,8 @@ use crate::puzzle::{Cell, Grid, Puzzle};
 pub use encode::{Encoding, encode};
 
 /// The default most allowed tuples for one cage: far above any ordinary
-/// puzzle's, far below what would exhaust memory.
+/// puzzle's, far below what would exhaust memory. The search for a cage's
+/// tuples may make at most 100 comparisons per tuple of this limit.
 pub const DEFAULT_TUPLE_LIMIT: usize = 1_000_000;
 
 /// Why the SAT backend could not solve a puzzle.
@@ -40,6 +41,22 @@ pub enum SatError {
         cells: usize,
         /// The limit it broke.
         limit: usize,
+    },
+    /// The search for a cage's allowed tuples ran past its step budget.
+    #[error(
+        "cage {} (the one at {first_cell}, {cells} cells) is too large to expand into allowed tuples \
+         (the search took more than {steps} steps); raise --tuple-limit to allow more, or use the native backend",
+        cage + 1
+    )]
+    TuplesTooLong {
+        /// Index of the cage in the puzzle.
+        cage: usize,
+        /// The cage's first cell.
+        first_cell: Cell,
+        /// How many cells it has.
+        cells: usize,
+        /// The budget it broke.
+        steps: u64,
     },
     /// varisat itself failed.
     #[error("the SAT solver failed: {0}")]

@@ -19,55 +19,85 @@ pub(super) struct CageShape<'a> {
     pub apart: &'a [Vec<bool>],
 }
 
-/// The tuples grew past the limit; generation stopped there.
-#[derive(Debug)]
-pub(super) struct TooMany;
-
-/// Every allowed tuple (values in the order of the cage's cells), or
-/// `TooMany` once there are more than `limit`.
-pub(super) fn allowed_tuples(cage: &CageShape, limit: usize) -> Result<Vec<Vec<u8>>, TooMany> {
-    let cells = cage.apart.len();
-    let mut out = Vec::new();
-    let mut values = Vec::with_capacity(cells);
-    extend(cage, limit, &mut values, 0, 1, &mut out)?;
-    Ok(out)
+/// Why a cage's tuples were not generated.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// More than the limit of allowed tuples.
+    TooMany,
+    /// The search for them took more than this many steps (a big cage whose
+    /// partial assignments mostly dead-end).
+    TooLong(u64),
 }
 
-fn extend(
-    cage: &CageShape,
+/// Search steps (value comparisons) allowed per allowed tuple of the limit.
+const STEPS_PER_TUPLE: u64 = 100;
+
+/// Every allowed tuple (values in the order of the cage's cells). Refused
+/// once there are more than `limit`, or once the search has made more than
+/// 100 comparisons per tuple of the limit. The tuples are counted before any
+/// is stored, so a refused cage costs bounded time and no memory.
+pub(super) fn allowed_tuples(cage: &CageShape, limit: usize) -> Result<Vec<Vec<u8>>, Refused> {
+    let budget = (limit as u64).saturating_mul(STEPS_PER_TUPLE).max(1_000_000);
+    let mut search = Search { cage, limit, count: 0, steps: budget, budget, out: None };
+    let mut values = Vec::with_capacity(cage.apart.len());
+    search.extend(&mut values, 0, 1)?;
+    search = Search { count: 0, steps: budget, out: Some(Vec::with_capacity(search.count)), ..search };
+    search.extend(&mut values, 0, 1)?;
+    Ok(search.out.unwrap_or_default())
+}
+
+struct Search<'a> {
+    cage: &'a CageShape<'a>,
     limit: usize,
-    values: &mut Vec<u8>,
-    sum: u64,
-    product: u64,
-    out: &mut Vec<Vec<u8>>,
-) -> Result<(), TooMany> {
-    let cells = cage.apart.len();
-    let i = values.len();
-    if i == cells {
-        if satisfied(cage.op, cage.target, values) {
-            if out.len() == limit {
-                return Err(TooMany);
+    count: usize,
+    /// Steps left of the budget.
+    steps: u64,
+    budget: u64,
+    /// Where tuples go, on the pass that stores them.
+    out: Option<Vec<Vec<u8>>>,
+}
+
+impl Search<'_> {
+    fn extend(&mut self, values: &mut Vec<u8>, sum: u64, product: u64) -> Result<(), Refused> {
+        let cage = self.cage;
+        let cells = cage.apart.len();
+        let i = values.len();
+        // A step is one comparison with an earlier cell, so the budget bounds
+        // time whatever the size of the cage.
+        let cost = (i as u64 + 1) * u64::from(cage.size);
+        if self.steps < cost {
+            return Err(Refused::TooLong(self.budget));
+        }
+        self.steps -= cost;
+        if i == cells {
+            if satisfied(cage.op, cage.target, values) {
+                if self.count == self.limit {
+                    return Err(Refused::TooMany);
+                }
+                self.count += 1;
+                if let Some(out) = &mut self.out {
+                    out.push(values.clone());
+                }
             }
-            out.push(values.clone());
+            return Ok(());
         }
-        return Ok(());
+        let left_after = (cells - i - 1) as u32;
+        for v in 1..=cage.size {
+            if (0..i).any(|j| cage.apart[i][j] && values[j] == v) {
+                continue;
+            }
+            let sum = sum + u64::from(v);
+            let product = product.saturating_mul(u64::from(v));
+            if !reachable(cage, cells, left_after, sum, product) {
+                continue;
+            }
+            values.push(v);
+            let result = self.extend(values, sum, product);
+            values.pop();
+            result?;
+        }
+        Ok(())
     }
-    let left_after = (cells - i - 1) as u32;
-    for v in 1..=cage.size {
-        if (0..i).any(|j| cage.apart[i][j] && values[j] == v) {
-            continue;
-        }
-        let sum = sum + u64::from(v);
-        let product = product.saturating_mul(u64::from(v));
-        if !reachable(cage, cells, left_after, sum, product) {
-            continue;
-        }
-        values.push(v);
-        let result = extend(cage, limit, values, sum, product, out);
-        values.pop();
-        result?;
-    }
-    Ok(())
 }
 
 /// Whether `left` more cells can still take a partial sum or product to the
@@ -159,6 +189,13 @@ mod tests {
     fn generation_stops_at_the_limit() {
         let apart = vec![vec![false; 12]; 12];
         let cage = CageShape { op: Op::Add, target: 40, size: 9, apart: &apart };
-        assert!(allowed_tuples(&cage, 1000).is_err());
+        assert_eq!(allowed_tuples(&cage, 1000), Err(Refused::TooMany));
+        // A whole 25x25 Latin square as one cage: the plain search dead-ends
+        // too often to finish, and is cut off by the step budget.
+        let n = 25;
+        let apart: Vec<Vec<bool>> =
+            (0..n * n).map(|a| (0..n * n).map(|b| a != b && (a / n == b / n || a % n == b % n)).collect()).collect();
+        let cage = CageShape { op: Op::Add, target: 25 * 325, size: 25, apart: &apart };
+        assert!(matches!(allowed_tuples(&cage, 1000), Err(Refused::TooLong(_))));
     }
 }
