@@ -31,6 +31,10 @@ pub enum CliError {
         path: PathBuf,
         error: io::Error,
     },
+    Write {
+        path: PathBuf,
+        error: io::Error,
+    },
     NotUtf8 {
         name: String,
         line: usize,
@@ -52,6 +56,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Read { path, error } => write!(f, "{}: cannot read: {error}", path.display()),
+            CliError::Write { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
             CliError::NotUtf8 { name, line, column } => {
                 write!(f, "{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file")
             }

@@ -146,10 +146,11 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
                 bar.abandon();
                 let small = shrink(&puzzle, &BACKENDS, Some(args.limit))
                     .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
-                std::fs::create_dir_all(&args.out).map_err(|error| CliError::Read { path: args.out.clone(), error })?;
+                std::fs::create_dir_all(&args.out)
+                    .map_err(|error| CliError::Write { path: args.out.clone(), error })?;
                 let path = args.out.join(format!("fuzz-{}-{case}.txt", args.seed));
                 std::fs::write(&path, text(&shape, &small))
-                    .map_err(|error| CliError::Read { path: path.clone(), error })?;
+                    .map_err(|error| CliError::Write { path: path.clone(), error })?;
                 writeln!(out, "case {case} (seed {}): the backends disagree: {disagreement}", args.seed)?;
                 writeln!(
                     out,
@@ -158,6 +159,9 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
                     small.cages().len(),
                     path.display()
                 )?;
+                if let Some(note) = box_note(&shape) {
+                    writeln!(out, "({note})")?;
+                }
                 out.flush()?;
                 return Ok(Answer::Negative);
             }
