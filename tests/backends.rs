@@ -91,6 +91,8 @@ fn both_backends_stop_when_told() {
             })
             .unwrap();
         assert_eq!((seen, stats.solutions, stats.complete), (7, 7, false), "{backend}");
+        let counter = if backend == Backend::Sat { "sat_calls" } else { "nodes" };
+        assert!(stats.counter(counter).is_some_and(|n| n >= 7), "{backend}: {:?}", stats.counters);
     }
 }
 

@@ -83,7 +83,7 @@ impl Layout {
         }
         Layout {
             size,
-            full: if size == 32 { u32::MAX } else { (1u32 << size) - 1 },
+            full: (1u32 << size) - 1,
             group_is_full,
             intersections,
             groups,
