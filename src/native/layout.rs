@@ -9,15 +9,6 @@ pub(super) struct CageLayout {
     pub cells: Vec<usize>,
 }
 
-/// Two full groups that share two or more cells (a Sudoku box and a row,
-/// say): a value confined to the shared cells in one group leaves the rest
-/// of the other.
-pub(super) struct Intersection {
-    pub shared: Vec<usize>,
-    pub only_first: Vec<usize>,
-    pub only_second: Vec<usize>,
-}
-
 /// Everything the search looks up, by cell index (row-major).
 pub(super) struct Layout {
     pub size: usize,
@@ -31,7 +22,6 @@ pub(super) struct Layout {
     pub peers: Vec<Vec<usize>>,
     /// For each cell, the groups it belongs to.
     pub groups_of: Vec<Vec<usize>>,
-    pub intersections: Vec<Intersection>,
     pub cages: Vec<CageLayout>,
     /// For each cell, the index of its cage, if any.
     pub cage_of: Vec<Option<usize>>,
@@ -71,27 +61,7 @@ impl Layout {
             }
         }
         let group_is_full: Vec<bool> = groups.iter().map(|g| g.len() == size).collect();
-        let mut intersections = Vec::new();
-        for (i, first) in groups.iter().enumerate() {
-            for (j, second) in groups.iter().enumerate().skip(i + 1) {
-                let shared: Vec<usize> = first.iter().copied().filter(|c| second.contains(c)).collect();
-                if shared.len() >= 2 && group_is_full[i] && group_is_full[j] {
-                    let only = |g: &[usize]| g.iter().copied().filter(|c| !shared.contains(c)).collect();
-                    intersections.push(Intersection { only_first: only(first), only_second: only(second), shared });
-                }
-            }
-        }
-        Layout {
-            size,
-            full: (1u32 << size) - 1,
-            group_is_full,
-            intersections,
-            groups,
-            peers,
-            groups_of,
-            cages,
-            cage_of,
-        }
+        Layout { size, full: (1u32 << size) - 1, group_is_full, groups, peers, groups_of, cages, cage_of }
     }
 
     pub fn cell_count(&self) -> usize {

@@ -130,34 +130,10 @@ impl<'a> Propagator<'a> {
                 cage::revise(self, cands, index)?;
                 continue;
             }
-            if !self.hidden_singles(cands)? && !self.locked_candidates(cands)? {
+            if !self.hidden_singles(cands)? {
                 return Ok(());
             }
         }
-    }
-
-    /// Where a value's places in one group all lie in another group too,
-    /// removes it from the rest of that other group; reports whether
-    /// anything changed.
-    fn locked_candidates(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
-        let union = |cells: &[usize], cands: &Candidates| cells.iter().fold(0, |acc, &c| acc | cands[c]);
-        let mut changed = false;
-        for meet in &self.layout.intersections {
-            let shared = union(&meet.shared, cands);
-            let first = union(&meet.only_first, cands);
-            let second = union(&meet.only_second, cands);
-            for (confined, others) in
-                [(shared & !first & second, &meet.only_second), (shared & !second & first, &meet.only_first)]
-            {
-                if confined != 0 {
-                    changed = true;
-                    for &cell in others {
-                        self.restrict(cands, cell, !confined)?;
-                    }
-                }
-            }
-        }
-        Ok(changed)
     }
 
     /// Fixes every value that has only one place left in a changed group;
@@ -169,10 +145,14 @@ impl<'a> Propagator<'a> {
             self.is_dirty_group[index] = false;
             let group = &layout.groups[index];
             let is_full = layout.group_is_full[index];
-            let (mut once, mut twice) = (0u32, 0u32);
+            let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
             for &cell in group {
-                twice |= once & cands[cell];
-                once |= cands[cell];
+                let c = cands[cell];
+                twice |= once & c;
+                once |= c;
+                if c.is_power_of_two() {
+                    fixed |= c;
+                }
             }
             if is_full && once != layout.full {
                 return Err(Contradiction);
@@ -180,7 +160,7 @@ impl<'a> Propagator<'a> {
             if !is_full {
                 continue;
             }
-            let mut single = once & !twice;
+            let mut single = once & !twice & !fixed;
             while single != 0 {
                 let bit = single & single.wrapping_neg();
                 single &= single - 1;
@@ -188,12 +168,14 @@ impl<'a> Propagator<'a> {
                 let Some(&cell) = group.iter().find(|&&c| cands[c] & bit != 0) else {
                     return Err(Contradiction);
                 };
-                if cands[cell] != bit {
-                    self.restrict(cands, cell, bit)?;
-                    found = true;
-                }
+                self.restrict(cands, cell, bit)?;
+                found = true;
+            }
+            if found {
+                // Let the new singles leave their peers before looking further.
+                return Ok(true);
             }
         }
-        Ok(found)
+        Ok(false)
     }
 }
