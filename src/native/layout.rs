@@ -20,8 +20,11 @@ pub(super) struct Layout {
     pub group_is_full: Vec<bool>,
     /// For each cell, the other cells sharing a group with it, each once.
     pub peers: Vec<Vec<usize>>,
-    /// For each cell, the groups it belongs to.
-    pub groups_of: Vec<Vec<usize>>,
+    /// 64-bit words in a set of groups.
+    pub group_words: usize,
+    /// For each cell, the set of groups it belongs to: `group_words` words
+    /// from `cell · group_words`, bit `g % 64` of word `g / 64` for group g.
+    pub groups_of: Vec<u64>,
     pub cages: Vec<CageLayout>,
     /// For each cell, the index of its cage, if any.
     pub cage_of: Vec<Option<usize>>,
@@ -34,10 +37,11 @@ impl Layout {
         let groups: Vec<Vec<usize>> =
             puzzle.groups().iter().map(|g| g.cells().iter().map(|c| c.index(size)).collect()).collect();
         let mut peers = vec![Vec::new(); cells];
-        let mut groups_of = vec![Vec::new(); cells];
+        let group_words = groups.len().div_ceil(64);
+        let mut groups_of = vec![0u64; cells * group_words];
         for (index, group) in groups.iter().enumerate() {
             for &a in group {
-                groups_of[a].push(index);
+                groups_of[a * group_words + index / 64] |= 1 << (index % 64);
                 peers[a].extend(group.iter().copied().filter(|&b| b != a));
             }
         }
@@ -61,7 +65,7 @@ impl Layout {
             }
         }
         let group_is_full: Vec<bool> = groups.iter().map(|g| g.len() == size).collect();
-        Layout { size, full: (1u32 << size) - 1, group_is_full, groups, peers, groups_of, cages, cage_of }
+        Layout { size, full: (1u32 << size) - 1, group_is_full, groups, peers, group_words, groups_of, cages, cage_of }
     }
 
     pub fn cell_count(&self) -> usize {

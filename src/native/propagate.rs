@@ -21,9 +21,9 @@ pub(super) struct Propagator<'a> {
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
-    /// Groups with a cell that changed since their last hidden-single scan.
-    dirty_groups: Vec<usize>,
-    is_dirty_group: Vec<bool>,
+    /// The set of groups with a cell that changed since their last
+    /// hidden-single scan, as in [`Layout::groups_of`].
+    dirty_groups: Vec<u64>,
     /// Scratch space for cage reasoning.
     pub scratch: Vec<u32>,
 }
@@ -35,8 +35,7 @@ impl<'a> Propagator<'a> {
             fixed: Vec::new(),
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
-            dirty_groups: Vec::new(),
-            is_dirty_group: vec![false; layout.groups.len()],
+            dirty_groups: vec![0; layout.group_words],
             scratch: Vec::new(),
         }
     }
@@ -47,8 +46,9 @@ impl<'a> Propagator<'a> {
         self.fixed.extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
         self.dirty.extend(0..self.layout.cages.len());
         self.is_dirty.iter_mut().for_each(|d| *d = true);
-        self.dirty_groups.extend(0..self.layout.groups.len());
-        self.is_dirty_group.iter_mut().for_each(|d| *d = true);
+        for group in 0..self.layout.groups.len() {
+            self.dirty_groups[group / 64] |= 1 << (group % 64);
+        }
     }
 
     fn clear(&mut self) {
@@ -56,9 +56,7 @@ impl<'a> Propagator<'a> {
         for cage in self.dirty.drain(..) {
             self.is_dirty[cage] = false;
         }
-        for group in self.dirty_groups.drain(..) {
-            self.is_dirty_group[group] = false;
-        }
+        self.dirty_groups.iter_mut().for_each(|w| *w = 0);
     }
 
     /// Restricts `cell` to `value` and propagates.
@@ -97,11 +95,9 @@ impl<'a> Propagator<'a> {
                 self.dirty.push(cage);
             }
         }
-        for &group in &layout.groups_of[cell] {
-            if !self.is_dirty_group[group] {
-                self.is_dirty_group[group] = true;
-                self.dirty_groups.push(group);
-            }
+        let words = layout.group_words;
+        for (dirty, groups) in self.dirty_groups.iter_mut().zip(&layout.groups_of[cell * words..(cell + 1) * words]) {
+            *dirty |= groups;
         }
     }
 
@@ -141,8 +137,10 @@ impl<'a> Propagator<'a> {
     fn hidden_singles(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
         let layout = self.layout;
         let mut found = false;
-        while let Some(index) = self.dirty_groups.pop() {
-            self.is_dirty_group[index] = false;
+        while let Some(word) = self.dirty_groups.iter().position(|&w| w != 0) {
+            let bits = &mut self.dirty_groups[word];
+            let index = word * 64 + bits.trailing_zeros() as usize;
+            *bits &= *bits - 1;
             let group = &layout.groups[index];
             let is_full = layout.group_is_full[index];
             let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
