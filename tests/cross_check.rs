@@ -10,15 +10,19 @@ use cagey::check::{Disagreement, cross_check};
 use cagey::generate::{self, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, Grid, Puzzle, Solver, verify};
 use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, TestError, TestRunner};
 
 const BACKENDS: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
 
 /// Solution sets larger than this are compared by count up to it.
 const CAP: u64 = 2_000;
 
+/// `default_cases` cases unless `PROPTEST_CASES` says otherwise; failures
+/// are kept in `proptest-regressions/cross_check.txt` and replayed first.
 fn config(default_cases: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default_cases);
-    ProptestConfig { cases, ..ProptestConfig::default() }
+    let persistence = FileFailurePersistence::Direct("proptest-regressions/cross_check.txt");
+    ProptestConfig { cases, failure_persistence: Some(Box::new(persistence)), ..ProptestConfig::default() }
 }
 
 fn kenken(size: usize, seed: u64, max_cage: usize, noop: bool, perturb: f64) -> Puzzle {
@@ -133,28 +137,31 @@ fn generator_spreads_over_none_one_and_several() {
 
 /// A backend with a planted fault is caught within a bounded number of
 /// random cases: here a solver that reads every `-` cage as `+`.
+/// A test-only mutant with a wrong cage rule: it reads every `-` cage as `+`.
+struct SubIsAdd;
+
+impl Solver for SubIsAdd {
+    fn enumerate(
+        &self,
+        puzzle: &Puzzle,
+        on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
+    ) -> Result<cagey::Stats, cagey::SolveError> {
+        use cagey::{Cage, Op};
+        let cages = puzzle
+            .cages()
+            .iter()
+            .map(|c| {
+                let op = if c.op() == Op::Sub { Op::Add } else { c.op() };
+                Cage::new(op, c.target(), c.cells().to_vec()).unwrap()
+            })
+            .collect();
+        let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
+        Backend::Native.enumerate(&mutant, on_solution)
+    }
+}
+
 #[test]
 fn a_planted_fault_is_caught_within_a_few_cases() {
-    struct SubIsAdd;
-    impl Solver for SubIsAdd {
-        fn enumerate(
-            &self,
-            puzzle: &Puzzle,
-            on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
-        ) -> Result<cagey::Stats, cagey::SolveError> {
-            use cagey::{Cage, Op};
-            let cages = puzzle
-                .cages()
-                .iter()
-                .map(|c| {
-                    let op = if c.op() == Op::Sub { Op::Add } else { c.op() };
-                    Cage::new(op, c.target(), c.cells().to_vec()).unwrap()
-                })
-                .collect();
-            let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
-            Backend::Native.enumerate(&mutant, on_solution)
-        }
-    }
     let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
     let caught = (0..50).find(|&seed| {
         let puzzle = kenken(4, seed, 3, false, 0.0);
@@ -162,4 +169,24 @@ fn a_planted_fault_is_caught_within_a_few_cases() {
         matches!(report.disagreement, Some(Disagreement::Missing { .. } | Disagreement::Invalid { .. }))
     });
     assert!(caught.is_some(), "the mutant survived 50 random 4x4 puzzles");
+}
+
+/// The property test finds the mutant too, and shrinks the failing case
+/// (its size and seed) to a small grid.
+#[test]
+fn shrinking_brings_a_failure_down_to_a_small_puzzle() {
+    let config = ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() };
+    let mut runner = TestRunner::new(config);
+    let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
+    let result = runner.run(&(2usize..=6, any::<u64>()), |(size, seed)| {
+        let report = cross_check(&kenken(size, seed, 3, false, 0.0), &solvers, Some(CAP)).unwrap();
+        prop_assert!(report.agree());
+        Ok(())
+    });
+    let Err(TestError::Fail(_, (size, _))) = result else {
+        panic!("the mutant was not caught: {result:?}");
+    };
+    // Sizes shrink towards 2 while the seed shrinks towards 0; a different
+    // size is a different puzzle, so the minimum found is local.
+    assert!(size <= 4, "the failure shrank only to a {size}x{size} puzzle");
 }
