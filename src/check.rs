@@ -274,41 +274,6 @@ mod tests {
         assert!(matches!(report.disagreement, Some(Disagreement::Invalid { .. })));
     }
 
-    /// A test-only mutant with a wrong cage rule: it solves the puzzle with
-    /// every `-` cage read as `+`.
-    struct SubIsAdd;
-
-    impl Solver for SubIsAdd {
-        fn enumerate(
-            &self,
-            puzzle: &Puzzle,
-            on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-        ) -> Result<Stats, SolveError> {
-            let cages = puzzle
-                .cages()
-                .iter()
-                .map(|c| {
-                    let op = if c.op() == Op::Sub { Op::Add } else { c.op() };
-                    Cage::new(op, c.target(), c.cells().to_vec()).unwrap()
-                })
-                .collect();
-            let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
-            Backend::Native.enumerate(&mutant, on_solution)
-        }
-    }
-
-    #[test]
-    fn shrinking_keeps_the_disagreement_and_drops_the_rest() {
-        let text = "# 3\n- 1 A1 A2\n+ 3 B1 C1\n* 6 B2 B3 C3\n";
-        let puzzle = crate::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
-        let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("mutant", &SubIsAdd)];
-        assert!(!cross_check(&puzzle, &solvers, None).unwrap().agree());
-        let small = shrink(&puzzle, &solvers, None).unwrap();
-        assert!(!cross_check(&small, &solvers, None).unwrap().agree());
-        assert_eq!(small.cages().len(), 1, "only the '-' cage is needed:\n{small:?}");
-        assert_eq!(small.cages()[0].op(), Op::Sub);
-    }
-
     #[test]
     fn limits_compare_counts() {
         let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];

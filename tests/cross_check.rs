@@ -194,3 +194,15 @@ fn shrinking_brings_a_failure_down_to_a_simpler_puzzle() {
     assert!(shrunk < first, "no shrinking: first failure {first:?}, reported {shrunk:?}");
     assert!(shrunk.0 <= 4, "the failure shrank only to a {0}x{0} puzzle", shrunk.0);
 }
+
+#[test]
+fn fuzz_shrinking_keeps_the_disagreement_and_drops_the_rest() {
+    let text = "# 3\n- 1 A1 A2\n+ 3 B1 C1\n* 6 B2 B3 C3\n";
+    let puzzle = cagey::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
+    let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("mutant", &SubIsAdd)];
+    assert!(!cross_check(&puzzle, &solvers, None).unwrap().agree());
+    let small = cagey::check::shrink(&puzzle, &solvers, None).unwrap();
+    assert!(!cross_check(&small, &solvers, None).unwrap().agree());
+    assert_eq!(small.cages().len(), 1, "only the '-' cage is needed:\n{small:?}");
+    assert_eq!(small.cages()[0].op(), cagey::Op::Sub);
+}
