@@ -6,6 +6,10 @@
 //! through the [`Solver`] trait, handing each [`Grid`] to a callback as it
 //! is found; [`verify()`] checks any grid independently of every solver.
 //!
+//! The two backends, [`native`] (propagation and search) and [`sat`] (CNF on
+//! varisat), share no constraint code; [`check`] compares their solution
+//! sets, and [`generate`] makes random puzzles to compare them on.
+//!
 //! ```
 //! use cagey::{Backend, Solver, format};
 //!
