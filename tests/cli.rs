@@ -239,6 +239,8 @@ fn bad_usage_exits_2() {
     assert_eq!(code(&cagey(&["solve", "--backend", "magic", SEED])), 2);
     assert_eq!(code(&cagey(&["solve", "--all", "--limit", "3", SEED])), 2);
     assert_eq!(code(&cagey(&["frobnicate"])), 2);
+    assert_eq!(code(&cagey(&["solve", "--limit", "0", SEED])), 2);
+    assert_eq!(code(&cagey(&["count", "--limit", "0", SEED])), 2);
 }
 
 #[test]

@@ -119,7 +119,7 @@ pub struct SolveArgs {
     pub all: bool,
 
     /// Print at most N solutions.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }
 
@@ -129,7 +129,7 @@ pub struct CountArgs {
     pub input: InputArgs,
 
     /// Stop counting at N; the count then prints as 'N+'.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
     /// Threads for files of many puzzles; 0 means one per core. Output keeps the order of the puzzles.
@@ -181,7 +181,7 @@ pub struct CheckArgs {
     pub input: PuzzleFiles,
 
     /// Compare at most N solutions per backend; beyond that only the counts are compared.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 100_000)]
     pub limit: u64,
 
     /// With a SAT backend: refuse a cage with more allowed tuples than this.
@@ -275,7 +275,7 @@ pub struct FuzzArgs {
     pub seed: u64,
 
     /// Compare at most N solutions per backend; beyond that only the counts are compared.
-    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 2_000)]
     pub limit: u64,
 
     /// Where to write shrunk disagreements.
