@@ -278,6 +278,10 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 2_000)]
     pub limit: u64,
 
+    /// Refuse (and stop at) a cage with more allowed tuples than this in the SAT encoding.
+    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
+    pub tuple_limit: usize,
+
     /// Where to write shrunk disagreements.
     #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
     pub out: PathBuf,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use cagey::check::{Report, cross_check, shrink};
 use cagey::format::{Boxes, Format, kenken, sudoku};
 use cagey::generate::{self, Generated, KenKenOptions, SudokuOptions};
-use cagey::{Backend, BoxShape, Puzzle, SolveError, Solver};
+use cagey::{Backend, BoxShape, Engine, Puzzle, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -99,9 +99,6 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunE
     Ok(Answer::Positive)
 }
 
-/// The backends a fuzz run compares.
-const BACKENDS: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
-
 /// What one fuzz case came to.
 struct Case {
     puzzle: Puzzle,
@@ -119,11 +116,17 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         Format::Sudoku => 0.01,
     };
     let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(default_perturb)), ..args.shape.clone() };
+    let engines = [
+        ("native", Engine::new(Backend::Native)),
+        ("sat", Engine { backend: Backend::Sat, tuple_limit: args.tuple_limit }),
+    ];
+    // `dyn Solver` is not `Sync`, so each thread makes its own list.
+    let solvers = || engines.each_ref().map(|(name, engine)| (*name, engine as &dyn Solver));
     let run = |case: u64| -> Result<Case, SolveError> {
         let mut rng = generate::rng(args.seed, case);
         let size = rng.random_range(range.0..=range.1);
         let puzzle = make(&shape, size, false, &mut rng)?.puzzle;
-        let report = cross_check(&puzzle, &BACKENDS, Some(args.limit))?;
+        let report = cross_check(&puzzle, &solvers(), Some(args.limit))?;
         Ok(Case { puzzle, report })
     };
 
@@ -144,7 +147,7 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
             bar.inc(1);
             if let Some(disagreement) = &report.disagreement {
                 bar.abandon();
-                let small = shrink(&puzzle, &BACKENDS, Some(args.limit))
+                let small = shrink(&puzzle, &solvers(), Some(args.limit))
                     .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
                 std::fs::create_dir_all(&args.out)
                     .map_err(|error| CliError::Write { path: args.out.clone(), error })?;
