@@ -2,8 +2,10 @@
 //! only candidates that no assignment of the other cells could complete,
 //! and is exact once every cell of the cage is fixed.
 //!
-//! Pairs are checked value against value; larger sums and products are
-//! pruned by the bounds of the other cells, products also by divisibility.
+//! Pairs are checked value against value. Larger sums and products are
+//! checked exactly, by a search over the cells' candidates, while few
+//! combinations are left; before that, by the bounds of the other cells,
+//! products also by divisibility.
 
 use super::propagate::{Candidates, Contradiction, Propagator};
 use crate::puzzle::Op;
@@ -34,10 +36,19 @@ pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize
             let mut keep = std::mem::take(&mut prop.scratch);
             keep.clear();
             keep.resize(cells.len(), 0);
-            if matches!(op, Op::Add | Op::Any) {
+            let combinations = cells
+                .iter()
+                .try_fold(1u32, |acc, &c| acc.checked_mul(cands[c].count_ones()).filter(|&p| p <= EXACT_LIMIT));
+            let exact = combinations.is_some() && !cage.apart.is_empty();
+            if exact {
+                let mut search =
+                    Exact { op, target, cells, apart: &cage.apart, cands, values: [0; 64], keep: &mut keep };
+                search.search(0, 0, 1);
+            }
+            if !exact && matches!(op, Op::Add | Op::Any) {
                 sum_support(cells, cands, target, &mut keep);
             }
-            if matches!(op, Op::Mul | Op::Any) {
+            if !exact && matches!(op, Op::Mul | Op::Any) {
                 product_support(cells, cands, target, &mut keep);
             }
             let result = cells.iter().zip(&keep).try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
@@ -46,6 +57,57 @@ pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize
         }
         // Cell counts are checked when a cage is made.
         _ => unreachable!("a {op} cage with {} cells", cage.cells.len()),
+    }
+}
+
+/// Cages whose candidates combine in at most this many ways are checked
+/// exactly.
+const EXACT_LIMIT: u32 = 128;
+
+/// An exact check of a `+`, `*` or `?` cage of three or more cells: every
+/// combination of candidates that keeps apart the cells sharing a group is
+/// tried, and each value that takes part in a complete one is kept.
+struct Exact<'a> {
+    op: Op,
+    target: u64,
+    cells: &'a [usize],
+    apart: &'a [u64],
+    cands: &'a Candidates,
+    values: [u64; 64],
+    keep: &'a mut [u32],
+}
+
+impl Exact<'_> {
+    fn search(&mut self, i: usize, sum: u64, product: u64) {
+        let (op, target) = (self.op, self.target);
+        if i == self.cells.len() {
+            let holds = match op {
+                Op::Add => sum == target,
+                Op::Mul => product == target,
+                _ => sum == target || product == target,
+            };
+            if holds {
+                for (keep, &v) in self.keep.iter_mut().zip(&self.values) {
+                    *keep |= 1 << (v - 1);
+                }
+            }
+            return;
+        }
+        for v in values(self.cands[self.cells[i]]) {
+            let clash = (0..i).any(|j| self.apart[i] & (1 << j) != 0 && self.values[j] == v);
+            let (sum, product) = (sum + v, product.saturating_mul(v));
+            let sum_open = sum <= target;
+            let product_open = target % product == 0;
+            let open = match op {
+                Op::Add => sum_open,
+                Op::Mul => product_open,
+                _ => sum_open || product_open,
+            };
+            if !clash && open {
+                self.values[i] = v;
+                self.search(i + 1, sum, product);
+            }
+        }
     }
 }
 
@@ -153,6 +215,28 @@ mod tests {
         assert_eq!(pair_support(Op::Mul, 12, all, set(&[2])), set(&[6]));
         assert_eq!(pair_support(Op::Sub, u64::MAX, all, all), 0);
         assert_eq!(pair_support(Op::Div, u64::MAX, all, all), 0);
+    }
+
+    #[test]
+    fn exact_support_of_larger_cages() {
+        let all = set(&[1, 2, 3, 4]);
+        let cands = vec![all, all, all];
+        let run = |op, target, apart: &[u64]| {
+            let mut keep = vec![0; 3];
+            let mut exact =
+                Exact { op, target, cells: &[0, 1, 2], apart, cands: &cands, values: [0; 64], keep: &mut keep };
+            exact.search(0, 0, 1);
+            keep
+        };
+        // Three cells of one row: 6 = 1 + 2 + 3 only.
+        let row = [0b110, 0b101, 0b011];
+        assert_eq!(run(Op::Add, 6, &row), [set(&[1, 2, 3]); 3]);
+        // An L: the two ends may repeat, so 4 + 3 + 4 = 11 works; in a row it cannot.
+        let l_shape = [0b010, 0b101, 0b010];
+        assert_eq!(run(Op::Add, 11, &l_shape), [set(&[4]), set(&[3]), set(&[4])]);
+        assert_eq!(run(Op::Add, 11, &row), [0, 0, 0]);
+        // No-op: 24 = 2 * 3 * 4 or a sum of 24 (impossible), so only 2, 3, 4.
+        assert_eq!(run(Op::Any, 24, &row), [set(&[2, 3, 4]); 3]);
     }
 
     #[test]

@@ -7,6 +7,9 @@ pub(super) struct CageLayout {
     pub op: Op,
     pub target: u64,
     pub cells: Vec<usize>,
+    /// For a cage of at most 64 cells, bit j of `apart[i]` is set when its
+    /// cells i and j share a group (and so hold different values).
+    pub apart: Vec<u64>,
 }
 
 /// Everything the search looks up, by cell index (row-major).
@@ -52,10 +55,21 @@ impl Layout {
         let cages: Vec<CageLayout> = puzzle
             .cages()
             .iter()
-            .map(|cage| CageLayout {
-                op: cage.op(),
-                target: cage.target(),
-                cells: cage.cells().iter().map(|c| c.index(size)).collect(),
+            .map(|cage| {
+                let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(size)).collect();
+                let share = |a: usize, b: usize| {
+                    let words = |c: usize| &groups_of[c * group_words..(c + 1) * group_words];
+                    a != b && words(a).iter().zip(words(b)).any(|(x, y)| x & y != 0)
+                };
+                let apart = if cells.len() <= 64 {
+                    cells
+                        .iter()
+                        .map(|&a| cells.iter().enumerate().filter(|&(_, &b)| share(a, b)).map(|(j, _)| 1u64 << j).sum())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                CageLayout { op: cage.op(), target: cage.target(), cells, apart }
             })
             .collect();
         let mut cage_of = vec![None; cells];
