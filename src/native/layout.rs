@@ -7,7 +7,7 @@ pub(super) struct CageLayout {
     pub op: Op,
     pub target: u64,
     pub cells: Vec<usize>,
-    /// For a cage of at most 64 cells, bit j of `apart[i]` is set when its
+    /// For a cage of 3 to 64 cells, bit j of `apart[i]` is set when its
     /// cells i and j share a group (and so hold different values).
     pub apart: Vec<u64>,
 }
@@ -61,7 +61,7 @@ impl Layout {
                     let words = |c: usize| &groups_of[c * group_words..(c + 1) * group_words];
                     a != b && words(a).iter().zip(words(b)).any(|(x, y)| x & y != 0)
                 };
-                let apart = if cells.len() <= 64 {
+                let apart = if (3..=64).contains(&cells.len()) {
                     cells
                         .iter()
                         .map(|&a| cells.iter().enumerate().filter(|&(_, &b)| share(a, b)).map(|(j, _)| 1u64 << j).sum())
