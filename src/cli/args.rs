@@ -83,18 +83,8 @@ Examples:
 /// Where puzzles come from and how to solve them.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Puzzle files (KenKen or Sudoku, detected); '-' reads standard input.
-    #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<PathBuf>,
-
-    /// Read the files as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku")]
-    pub input: Option<Format>,
-
-    /// Sudoku box shape: RxC (like 2x3), 'none' for a plain Latin square, or
-    /// 'default' (square for N = k², else the most-square RxC; none for prime N).
-    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
-    pub boxes: Boxes,
+    #[command(flatten)]
+    pub puzzles: PuzzleFiles,
 
     /// The solver to use: native (propagation and search) or sat (varisat).
     #[arg(long, value_name = "native|sat", default_value = "native")]
@@ -189,7 +179,7 @@ pub struct CheckArgs {
     pub tuple_limit: usize,
 }
 
-/// Puzzle files and how to read them, for commands that choose no backend.
+/// Puzzle files and how to read them.
 #[derive(Debug, Args)]
 pub struct PuzzleFiles {
     /// Puzzle files (KenKen or Sudoku, detected); '-' reads standard input.
@@ -200,7 +190,8 @@ pub struct PuzzleFiles {
     #[arg(long, value_name = "kenken|sudoku")]
     pub input: Option<Format>,
 
-    /// Sudoku box shape, as for the other commands.
+    /// Sudoku box shape: RxC (like 2x3), 'none' for a plain Latin square, or
+    /// 'default' (square for N = k², else the most-square RxC; none for prime N).
     #[arg(long, value_name = "RxC|none|default", default_value = "default")]
     pub boxes: Boxes,
 }

@@ -6,12 +6,11 @@ use cagey::check::cross_check;
 use cagey::{Backend, Engine, Solver};
 
 use super::args::CheckArgs;
-use super::input::{CliError, load_files};
+use super::input::{CliError, load};
 use super::{Answer, RunError};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let files = &args.input;
-    let entries = load_files(&files.files, files.input, files.boxes, &mut io::stderr())?;
+    let entries = load(&args.input, &mut io::stderr())?;
     let native = Engine { backend: Backend::Native, tuple_limit: args.tuple_limit };
     let sat = Engine { backend: Backend::Sat, tuple_limit: args.tuple_limit };
     let solvers: [(&str, &dyn Solver); 2] = [("native", &native), ("sat", &sat)];

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use cagey::format::{self, Boxes, Format, ParseOptions};
 use cagey::{ParseError, Puzzle, SolveError};
 
-use super::args::InputArgs;
+use super::args::PuzzleFiles;
 
 /// A puzzle with the place it was read from.
 pub struct Entry {
@@ -69,7 +69,7 @@ impl fmt::Display for CliError {
 
 /// Reads and parses every file, in order, before any solving starts.
 /// Warnings (KenKen cells in no cage) go to `warnings`.
-pub fn load(args: &InputArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
+pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
     load_files(&args.files, args.input, args.boxes, warnings)
 }
 

@@ -65,9 +65,9 @@ impl From<CliError> for RunError {
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
     let stderr = &mut io::stderr();
     match cli.command {
-        Command::Solve(args) => solve(&args, &load(&args.input, stderr)?, out),
-        Command::Count(args) => count(&args, &load(&args.input, stderr)?, out),
-        Command::Unique(args) => unique(&args, &load(&args.input, stderr)?, out),
+        Command::Solve(args) => solve(&args, &load(&args.input.puzzles, stderr)?, out),
+        Command::Count(args) => count(&args, &load(&args.input.puzzles, stderr)?, out),
+        Command::Unique(args) => unique(&args, &load(&args.input.puzzles, stderr)?, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
@@ -147,7 +147,7 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
 
 fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
-    let prefix = input.files.len() > 1;
+    let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
     let solve = |entry: &Entry| {
         let started = Instant::now();
@@ -200,7 +200,7 @@ fn in_order<R: Send>(
 
 fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
-    let prefix = input.files.len() > 1;
+    let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
     let solve = |entry: &Entry| {
         let started = Instant::now();
