@@ -190,9 +190,10 @@ pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Option<u6
 fn merge(a: &Cage, b: &Cage) -> Option<Cage> {
     let touching =
         a.cells().iter().any(|x| b.cells().iter().any(|y| x.row.abs_diff(y.row) + x.col.abs_diff(y.col) == 1));
+    let (x, y): (u64, u64) = (a.target().digits().parse().ok()?, b.target().digits().parse().ok()?);
     let target = match (a.op(), b.op()) {
-        (Op::Add, Op::Add) => a.target().checked_add(b.target())?,
-        (Op::Mul, Op::Mul) => a.target().checked_mul(b.target())?,
+        (Op::Add, Op::Add) => x.checked_add(y)?,
+        (Op::Mul, Op::Mul) => x.checked_mul(y)?,
         _ => return None,
     };
     let cells = a.cells().iter().chain(b.cells()).copied().collect();

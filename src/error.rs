@@ -5,7 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::puzzle::{BoxShape, Cell, MAX_SIZE, Op};
+use crate::puzzle::{BoxShape, Cell, MAX_SIZE, Op, Target};
 
 /// A puzzle that breaks a structural rule of the model.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -51,13 +51,13 @@ pub enum InvalidPuzzle {
         /// The op.
         op: Op,
     },
-    /// A Sudoku given outside 1..=N.
-    #[error("given {value} at {cell} is out of range: expected 1 to {size}")]
+    /// A given (a `!` cage) outside 1..=N.
+    #[error("given {target} at {cell} is out of range: expected a value from 1 to {size}")]
     GivenOutOfRange {
         /// The cell.
         cell: Cell,
         /// The given value.
-        value: u8,
+        target: Target,
         /// N.
         size: usize,
     },
@@ -119,6 +119,18 @@ pub enum ParseErrorKind {
         /// The text of the size.
         found: String,
     },
+    /// A KenKen header line with more than `# N` and `boxes RxC`.
+    BadHeader {
+        /// The header line.
+        found: String,
+    },
+    /// A `boxes` header option that is not a shape R×C with R·C = N.
+    BadBoxes {
+        /// The text of the shape.
+        found: String,
+        /// N.
+        size: usize,
+    },
     /// A cage line with an op that is not one of `+ - * / ! ?` or an alias.
     UnknownOp {
         /// The text of the op.
@@ -128,6 +140,13 @@ pub enum ParseErrorKind {
     BadTarget {
         /// The text of the target.
         found: String,
+    },
+    /// A `!` target that is not a value of the grid.
+    BadGiven {
+        /// The text of the target.
+        found: String,
+        /// N.
+        size: usize,
     },
     /// A field that is not a cell name like `B3`, or a cell outside the grid.
     BadCell {
@@ -188,11 +207,20 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::BadSize { found } => {
                 write!(f, "bad size '{found}': expected a whole number from 1 to {MAX_SIZE}")
             }
+            ParseErrorKind::BadHeader { found } => {
+                write!(f, "bad header '{found}': expected '# N' or '# N boxes RxC'")
+            }
+            ParseErrorKind::BadBoxes { found, size } => {
+                write!(f, "bad boxes '{found}': expected RxC with R times C = {size}, like 2x3")
+            }
             ParseErrorKind::UnknownOp { found } => {
                 write!(f, "unknown op '{found}': expected one of + - * / ! ? (or x × ÷ − =)")
             }
             ParseErrorKind::BadTarget { found } => {
                 write!(f, "bad target '{found}': expected a positive whole number")
+            }
+            ParseErrorKind::BadGiven { found, size } => {
+                write!(f, "bad given '{found}': a '!' cage holds a value from 1 to {size}")
             }
             ParseErrorKind::BadCell { found, size } => {
                 let last_row = char::from(b'A' + (*size as u8) - 1);
@@ -226,9 +254,6 @@ impl fmt::Display for ParseErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum WriteError {
-    /// The KenKen format has rows and columns only.
-    #[error("the KenKen format cannot express groups beyond rows and columns (Sudoku boxes)")]
-    ExtraGroups,
     /// The Sudoku format has givens only, and the default boxes.
     #[error("the Sudoku format expresses only one-cell '!' cages and the default boxes for the size")]
     NotSudoku,

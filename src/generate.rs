@@ -15,12 +15,16 @@
 //! - [`sudoku_grid`] fills a grid with boxes by randomised depth-first
 //!   search. Any grid can come out, but not uniformly.
 
+use std::ops::RangeInclusive;
+
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use thiserror::Error;
+
 use crate::backend::{SolveError, Solver, Uniqueness};
-use crate::puzzle::{BoxShape, Cage, Cell, Grid, Op, Puzzle};
+use crate::puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, Target};
 
 /// The RNG of case `case` of a run seeded with `seed`: ChaCha8, one stream
 /// per case, the same on every platform.
@@ -39,7 +43,11 @@ pub struct Generated {
     pub planted: Grid,
 }
 
-/// How to make a random KenKen.
+/// How to make a random KenKen: the cages, and what lies under them.
+///
+/// [`KenKenOptions::new`] gives a plain KenKen (every cell in a connected
+/// cage, planted targets); the other fields switch on the rest of the
+/// model, and [`KenKenOptions::random`] draws all of them at random.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KenKenOptions {
     /// N, from 1 to 25.
@@ -51,6 +59,71 @@ pub struct KenKenOptions {
     /// The share of cages whose target is moved off the planted solution
     /// by one, so that some puzzles have no solution.
     pub perturb: f64,
+    /// Sudoku boxes under the cages (Killer Sudoku): the planted grid
+    /// respects them, and the puzzle carries them as groups.
+    pub boxes: Option<BoxShape>,
+    /// Extra all-different groups, each of random cells whose planted
+    /// values differ.
+    pub extra_groups: usize,
+    /// The share of cells left in no cage.
+    pub uncaged: f64,
+    /// The share of cages whose cells are drawn from anywhere in the grid
+    /// instead of grown from neighbours (values may then repeat in them).
+    pub scattered: f64,
+    /// The share of cages given a wild target instead of the planted one:
+    /// near 2^64 or 2^128, a product that needs a prime above N, the
+    /// largest product of N^k; mostly out of reach.
+    pub wild: f64,
+}
+
+impl KenKenOptions {
+    /// A plain KenKen of order `size`: cages of up to 4 connected cells,
+    /// all targets planted, nothing else.
+    pub fn new(size: usize) -> Self {
+        KenKenOptions {
+            size,
+            max_cage: 4,
+            noop: false,
+            perturb: 0.0,
+            boxes: None,
+            extra_groups: 0,
+            uncaged: 0.0,
+            scattered: 0.0,
+            wild: 0.0,
+        }
+    }
+
+    /// Options that cover the whole model, drawn at random: every size in
+    /// `sizes` (up to 7 most often, as they run fastest), Killer boxes,
+    /// extra groups, uncaged cells, scattered cages, no-op, perturbed and
+    /// wild targets, each switched on in some of the draws.
+    pub fn random<R: Rng + ?Sized>(sizes: RangeInclusive<usize>, rng: &mut R) -> Self {
+        let low = (*sizes.start()).clamp(1, MAX_SIZE);
+        let high = (*sizes.end()).clamp(low, MAX_SIZE);
+        let cap = match rng.random_range(0..10) {
+            0..7 => 7,
+            7..9 => 12,
+            _ => MAX_SIZE,
+        };
+        let size = rng.random_range(low..=high.min(cap).max(low));
+        let mut share =
+            |chance: f64, low: f64, high: f64| if rng.random_bool(chance) { rng.random_range(low..=high) } else { 0.0 };
+        let (uncaged, scattered, wild, perturb) =
+            (share(0.25, 0.05, 0.3), share(0.25, 0.1, 0.6), share(0.15, 0.05, 0.25), share(0.2, 0.02, 0.1));
+        let large = size > 9;
+        KenKenOptions {
+            size,
+            max_cage: rng.random_range(1..=if large { 4 } else { 6 }),
+            noop: rng.random_bool(0.3),
+            perturb,
+            boxes: BoxShape::default_for(size).filter(|_| rng.random_bool(0.3)),
+            extra_groups: if rng.random_bool(0.2) { rng.random_range(1..=2) } else { 0 },
+            // Few uncaged cells in large grids, or they have too many solutions to enumerate.
+            uncaged: if large { uncaged / 5.0 } else { uncaged },
+            scattered,
+            wild,
+        }
+    }
 }
 
 /// How to make a random Sudoku.
@@ -183,8 +256,24 @@ fn fill<R: Rng + ?Sized>(
 /// A random partition of the grid into connected cages of 1 to `max_cage`
 /// cells.
 pub fn cage_cells<R: Rng + ?Sized>(size: usize, max_cage: usize, rng: &mut R) -> Vec<Vec<Cell>> {
+    cage_cells_with(size, max_cage, 0.0, 0.0, rng)
+}
+
+/// Random cages of 1 to `max_cage` cells: each cell is left out of every
+/// cage with probability `uncaged`; each cage is grown from neighbours, or,
+/// with probability `scattered`, drawn from anywhere in the grid.
+fn cage_cells_with<R: Rng + ?Sized>(
+    size: usize,
+    max_cage: usize,
+    uncaged: f64,
+    scattered: f64,
+    rng: &mut R,
+) -> Vec<Vec<Cell>> {
     let n = size;
     let mut owned = vec![false; n * n];
+    if uncaged > 0.0 {
+        owned.iter_mut().for_each(|o| *o = rng.random_bool(uncaged));
+    }
     let mut order: Vec<usize> = (0..n * n).collect();
     order.shuffle(rng);
     let mut cages = Vec::new();
@@ -195,9 +284,14 @@ pub fn cage_cells<R: Rng + ?Sized>(size: usize, max_cage: usize, rng: &mut R) ->
         owned[start] = true;
         let mut cells = vec![start];
         let target = rng.random_range(1..=max_cage.max(1));
+        let scatter = scattered > 0.0 && rng.random_bool(scattered);
         while cells.len() < target {
-            let frontier: Vec<usize> = cells.iter().flat_map(|&c| neighbours(c, n)).filter(|&c| !owned[c]).collect();
-            let Some(&next) = frontier.choose(rng) else { break };
+            let pool: Vec<usize> = if scatter {
+                (0..n * n).filter(|&c| !owned[c]).collect()
+            } else {
+                cells.iter().flat_map(|&c| neighbours(c, n)).filter(|&c| !owned[c]).collect()
+            };
+            let Some(&next) = pool.choose(rng) else { break };
             owned[next] = true;
             cells.push(next);
         }
@@ -205,6 +299,26 @@ pub fn cage_cells<R: Rng + ?Sized>(size: usize, max_cage: usize, rng: &mut R) ->
         cages.push(cells.into_iter().map(|c| Cell::new(c / n, c % n)).collect());
     }
     cages
+}
+
+/// A group of 2 to N random cells whose planted values all differ.
+fn planted_group<R: Rng + ?Sized>(planted: &Grid, rng: &mut R) -> Group {
+    let n = planted.size();
+    let wanted = rng.random_range(2.min(n)..=n);
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(rng);
+    let mut taken = 0u32;
+    let mut cells = Vec::new();
+    for index in order {
+        let cell = Cell::new(index / n, index % n);
+        let bit = 1 << planted.get(cell);
+        if cells.len() < wanted && taken & bit == 0 {
+            taken |= bit;
+            cells.push(cell);
+        }
+    }
+    cells.sort_unstable();
+    Group::new(cells)
 }
 
 fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
@@ -218,47 +332,132 @@ fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
 
 /// A cage over `cells` whose op and target the planted grid satisfies:
 /// one cell `!`, two cells any of `+ - * /` that fits, more `+` or `*`;
-/// with `noop`, every op of a multi-cell cage is `?`.
+/// with `noop`, every op of a multi-cell cage is `?`. Products are exact
+/// however many cells the cage has.
 pub fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, rng: &mut R) -> Cage {
-    let values: Vec<u64> = cells.iter().map(|&c| u64::from(planted.get(c))).collect();
-    let sum = values.iter().sum();
-    let product = values.iter().product();
+    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted.get(c))).collect();
+    let sum = || Target::from(values.iter().map(|&v| u64::from(v)).sum::<u64>());
+    let product = || exact_product(&values);
     let (op, target) = match *values.as_slice() {
-        [v] => (if noop && rng.random_bool(0.5) { Op::Any } else { Op::Given }, v),
+        [v] => (if noop && rng.random_bool(0.5) { Op::Any } else { Op::Given }, Target::from(u64::from(v))),
         [a, b] => {
-            let (hi, lo) = (a.max(b), a.min(b));
-            let mut choices = vec![(Op::Add, sum), (Op::Mul, product)];
+            let (hi, lo) = (u64::from(a.max(b)), u64::from(a.min(b)));
+            let mut choices = vec![(Op::Add, hi + lo), (Op::Mul, hi * lo)];
             if hi > lo {
                 choices.push((Op::Sub, hi - lo));
             }
             if hi % lo == 0 {
                 choices.push((Op::Div, hi / lo));
             }
-            *choices.choose(rng).expect("+ and * always fit")
+            let (op, target) = *choices.choose(rng).expect("+ and * always fit");
+            (op, Target::from(target))
         }
-        _ => *[(Op::Add, sum), (Op::Mul, product)].choose(rng).expect("two choices"),
+        _ if rng.random_bool(0.5) => (Op::Add, sum()),
+        _ => (Op::Mul, product()),
     };
     let op = if noop && cells.len() > 1 { Op::Any } else { op };
     Cage::new(op, target, cells).expect("planted cages are well formed")
 }
 
-/// A random KenKen planted on a uniform random Latin square.
+/// The exact product of `values`, in limbs of nine decimal digits (least
+/// significant first), written out in decimal.
+fn exact_product(values: &[u32]) -> Target {
+    const BASE: u64 = 1_000_000_000;
+    let mut limbs: Vec<u64> = vec![1];
+    for &v in values {
+        let mut carry = 0;
+        for limb in &mut limbs {
+            let x = *limb * u64::from(v) + carry;
+            *limb = x % BASE;
+            carry = x / BASE;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut text = limbs.last().expect("one limb at least").to_string();
+    for limb in limbs.iter().rev().skip(1) {
+        text.push_str(&format!("{limb:09}"));
+    }
+    Target::from_decimal(&text).expect("decimal digits")
+}
+
+/// The target one above or below `target` (never below 1), by decimal
+/// carrying and borrowing.
+fn nudged(target: &Target, up: bool) -> Target {
+    let mut digits: Vec<u8> = target.digits().bytes().map(|b| b - b'0').collect();
+    if !up && digits == [1] {
+        return Target::from(2);
+    }
+    let (edge, step) = if up { (9, 1) } else { (0, -1i8) };
+    let mut i = digits.len();
+    loop {
+        if i == 0 {
+            digits.insert(0, 1);
+            break;
+        }
+        i -= 1;
+        if digits[i] == edge {
+            digits[i] = 9 - edge;
+        } else {
+            digits[i] = (digits[i] as i8 + step) as u8;
+            break;
+        }
+    }
+    let text: String = digits.iter().map(|&d| char::from(b'0' + d)).collect();
+    Target::from_decimal(&text).expect("decimal digits")
+}
+
+/// A target that stresses arithmetic: at or next to 2^64 and 2^128, the
+/// planted product times 29 (a prime no value of a grid has), or N^k for a
+/// cage of k cells. Most are out of the cage's reach; an implementation
+/// that saturates, wraps or rounds may take them for reachable.
+fn wild_target<R: Rng + ?Sized>(cells: &[Cell], planted: &Grid, rng: &mut R) -> Target {
+    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted.get(c))).collect();
+    let up = rng.random_bool(0.5);
+    let near = |base: &str| nudged(&Target::from_decimal(base).expect("digits"), up);
+    match rng.random_range(0..6) {
+        0 => Target::from(u64::MAX - rng.random_range(0..4)),
+        1 => near("18446744073709551616"),
+        2 => near("340282366920938463463374607431768211456"),
+        3 => exact_product(&values.iter().copied().chain([29]).collect::<Vec<_>>()),
+        4 => exact_product(&vec![planted.size() as u32; cells.len()]),
+        _ => Target::from(rng.random_range(u64::MAX / 2..=u64::MAX)),
+    }
+}
+
+/// A random KenKen planted on a random solution: a uniform random Latin
+/// square, or a random Sudoku grid when the options ask for boxes.
 pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generated {
-    let planted = latin_square(options.size, rng);
-    let cages = cage_cells(options.size, options.max_cage, rng)
+    let n = options.size;
+    let planted = sudoku_grid(n, options.boxes, rng);
+    let mut groups = options.boxes.map(|b| b.groups(n)).unwrap_or_default();
+    groups.extend((0..options.extra_groups).map(|_| planted_group(&planted, rng)));
+    let cages = cage_cells_with(n, options.max_cage, options.uncaged, options.scattered, rng)
         .into_iter()
         .map(|cells| {
             let cage = planted_cage(cells, &planted, options.noop, rng);
-            if options.perturb > 0.0 && rng.random_bool(options.perturb.min(1.0)) {
-                let target =
-                    if cage.target() > 1 && rng.random_bool(0.5) { cage.target() - 1 } else { cage.target() + 1 };
+            let wild = options.wild > 0.0 && cage.op() != Op::Given && rng.random_bool(options.wild.min(1.0));
+            if wild {
+                let target = wild_target(cage.cells(), &planted, rng);
+                Cage::new(cage.op(), target, cage.cells().to_vec()).expect("a positive target")
+            } else if options.perturb > 0.0 && rng.random_bool(options.perturb.min(1.0)) {
+                let target = match cage.op() {
+                    // A given stays a value of the grid: another one.
+                    Op::Given if n > 1 => {
+                        let v = u64::from(planted.get(cage.cells()[0]));
+                        Target::from((v + rng.random_range(1..n as u64) - 1) % n as u64 + 1)
+                    }
+                    Op::Given => cage.target().clone(),
+                    _ => nudged(cage.target(), rng.random_bool(0.5)),
+                };
                 Cage::new(cage.op(), target, cage.cells().to_vec()).expect("a positive target")
             } else {
                 cage
             }
         })
         .collect();
-    let puzzle = Puzzle::new(options.size, Vec::new(), cages).expect("planted puzzles are well formed");
+    let puzzle = Puzzle::new(n, groups, cages).expect("planted puzzles are well formed");
     Generated { puzzle, planted }
 }
 
@@ -283,23 +482,124 @@ pub fn sudoku<R: Rng + ?Sized>(options: &SudokuOptions, rng: &mut R) -> Generate
     Generated { puzzle, planted }
 }
 
-/// Changes the puzzle until `solver` proves it has exactly one solution, the
-/// planted one: while two solutions differ at a cell, that cell is pinned to
-/// its planted value (taken out of its cage, whose other cells get fresh
-/// cages of the same style). Each round pins a new cell, so it ends.
+/// The parts of the model a puzzle uses, as `fuzz` and the tests tally
+/// them to show what the generator reaches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Some cell is in no cage.
+    pub uncaged: bool,
+    /// Some cage's cells are not connected.
+    pub scattered: bool,
+    /// Some cage has two cells that share no group, so values may repeat.
+    pub repeats: bool,
+    /// Sudoku boxes with multi-cell cages over them (Killer Sudoku).
+    pub killer: bool,
+    /// All-different groups other than rows, columns and boxes.
+    pub groups: bool,
+    /// `!` cages beside multi-cell cages.
+    pub givens: bool,
+    /// Some `?` (no-op) cage.
+    pub noop: bool,
+    /// Some target of 2^63 or more (where 64-bit arithmetic overflows).
+    pub big_target: bool,
+    /// Some target beyond 2^64 - 1.
+    pub huge_target: bool,
+}
+
+impl Features {
+    /// The names of the features, in the order of [`Features::flags`].
+    pub const NAMES: [&'static str; 9] =
+        ["uncaged", "scattered", "repeats", "killer", "groups", "givens", "noop", "big-target", "huge-target"];
+
+    /// What `puzzle` uses.
+    pub fn of(puzzle: &Puzzle) -> Self {
+        let n = puzzle.size();
+        let boxes = BoxShape::default_for(n).map(|b| b.groups(n)).unwrap_or_default();
+        let extra = puzzle.extra_groups();
+        let boxed = !boxes.is_empty() && extra.len() >= boxes.len() && extra[..boxes.len()] == boxes[..];
+        let other_groups = extra.len() > if boxed { boxes.len() } else { 0 };
+        let cages = puzzle.cages();
+        let share = |a: Cell, b: Cell| puzzle.groups().iter().any(|g| g.cells().contains(&a) && g.cells().contains(&b));
+        let connected = |cells: &[Cell]| {
+            let indices: Vec<usize> = cells.iter().map(|c| c.index(n)).collect();
+            connected_parts(&indices, n).len() == 1
+        };
+        let target_at_least =
+            |digits: &str, bound: &str| digits.len() > bound.len() || (digits.len() == bound.len() && digits >= bound);
+        let multi = cages.iter().any(|c| c.cells().len() > 1);
+        Features {
+            uncaged: !puzzle.uncaged_cells().is_empty(),
+            scattered: cages.iter().any(|c| !connected(c.cells())),
+            repeats: cages
+                .iter()
+                .any(|c| c.cells().iter().enumerate().any(|(i, &a)| c.cells()[i + 1..].iter().any(|&b| !share(a, b)))),
+            killer: boxed && multi,
+            groups: other_groups,
+            givens: multi && cages.iter().any(|c| c.op() == Op::Given),
+            noop: cages.iter().any(|c| c.op() == Op::Any),
+            big_target: cages.iter().any(|c| target_at_least(c.target().digits(), "9223372036854775808")),
+            huge_target: cages.iter().any(|c| target_at_least(c.target().digits(), "18446744073709551616")),
+        }
+    }
+
+    /// Each feature, in the order of [`Features::NAMES`].
+    pub fn flags(&self) -> [bool; 9] {
+        [
+            self.uncaged,
+            self.scattered,
+            self.repeats,
+            self.killer,
+            self.groups,
+            self.givens,
+            self.noop,
+            self.big_target,
+            self.huge_target,
+        ]
+    }
+}
+
+/// Why [`make_unique`] gave up.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// A solver refused the puzzle.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The confirming solver does not agree with the one that pinned cells:
+    /// a bug in one of them, shown by this puzzle.
+    #[error("{pinner} made the puzzle unique, but {confirmer} finds {found}")]
+    Unconfirmed {
+        /// The solver that pinned cells.
+        pinner: String,
+        /// The solver that checked the result.
+        confirmer: String,
+        /// What the confirming solver found instead.
+        found: String,
+        /// The puzzle they disagree on.
+        puzzle: Box<Puzzle>,
+    },
+}
+
+/// Changes the puzzle until the solver `pinner` finds exactly one solution,
+/// the planted one: while two solutions differ at a cell, that cell is
+/// pinned to its planted value (taken out of its cage, whose other cells
+/// get fresh cages of the same style). Each round pins a new cell, so it
+/// ends. Then the solver `confirmer` (the other backend) must find exactly
+/// that one solution too, or the result is [`GenerateError::Unconfirmed`].
 ///
 /// A puzzle the planted grid does not solve (perturbed targets) is returned
-/// as it is once the solver finds no solution.
+/// as it is once both solvers find no solution.
 pub fn make_unique<R: Rng + ?Sized>(
     generated: Generated,
-    solver: &dyn Solver,
+    pinner: (&str, &dyn Solver),
+    confirmer: (&str, &dyn Solver),
     rng: &mut R,
-) -> Result<Generated, SolveError> {
+) -> Result<Generated, GenerateError> {
     let Generated { mut puzzle, planted } = generated;
-    loop {
-        let (a, b) = match solver.uniqueness(&puzzle)?.0 {
+    let verdict = loop {
+        let (a, b) = match pinner.1.uniqueness(&puzzle)?.0 {
             Uniqueness::Multiple(a, b) => (a, b),
-            Uniqueness::Unique(_) | Uniqueness::None => return Ok(Generated { puzzle, planted }),
+            verdict => break verdict,
         };
         let n = puzzle.size();
         let cell = (0..n * n)
@@ -307,7 +607,18 @@ pub fn make_unique<R: Rng + ?Sized>(
             .find(|&c| a.get(c) != b.get(c))
             .expect("two different solutions differ somewhere");
         puzzle = pin(&puzzle, cell, &planted, rng);
+    };
+    let confirmed = confirmer.1.uniqueness(&puzzle)?.0;
+    if confirmed != verdict {
+        let found = match confirmed {
+            Uniqueness::None => "no solution".to_string(),
+            Uniqueness::Unique(grid) => format!("another single solution:\n{grid}"),
+            Uniqueness::Multiple(a, b) => format!("several solutions, among them:\n{a}\n{b}"),
+        };
+        let (pinner, confirmer) = (pinner.0.to_string(), confirmer.0.to_string());
+        return Err(GenerateError::Unconfirmed { pinner, confirmer, found, puzzle: Box::new(puzzle) });
     }
+    Ok(Generated { puzzle, planted })
 }
 
 /// The puzzle with `cell` made a given of its planted value.
@@ -325,7 +636,7 @@ fn pin<R: Rng + ?Sized>(puzzle: &Puzzle, cell: Cell, planted: &Grid, rng: &mut R
             cages.push(planted_cage(cells, planted, cage.op() == Op::Any, rng));
         }
     }
-    let given = Cage::new(Op::Given, planted.get(cell).into(), vec![cell]).expect("a given");
+    let given = Cage::new(Op::Given, u64::from(planted.get(cell)), vec![cell]).expect("a given");
     cages.push(given);
     Puzzle::new(n, puzzle.extra_groups().to_vec(), cages).expect("pinning keeps a puzzle well formed")
 }
@@ -393,7 +704,7 @@ mod tests {
     fn planted_puzzles_are_solved_by_their_planted_grid() {
         for case in 0..50 {
             let mut rng = rng(3, case);
-            let options = KenKenOptions { size: 1 + case as usize % 7, max_cage: 4, noop: case % 2 == 0, perturb: 0.0 };
+            let options = KenKenOptions { noop: case % 2 == 0, ..KenKenOptions::new(1 + case as usize % 7) };
             let generated = kenken(&options, &mut rng);
             assert_eq!(verify(&generated.puzzle, &generated.planted), Ok(()));
             assert!(generated.puzzle.uncaged_cells().is_empty());
@@ -419,24 +730,65 @@ mod tests {
     }
 
     #[test]
+    fn features_name_what_a_puzzle_uses() {
+        let parse = |text: &str| crate::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
+        let plain = Features::of(&parse("# 2\n+ 3 A1 A2\n+ 3 B1 B2\n"));
+        assert_eq!(plain, Features::default());
+        let text = "# 4 boxes 2x2\ndistinct A1 D4\n? 18446744073709551616 A1 C2\n! 1 C3\n";
+        let all = Features::of(&parse(text));
+        assert_eq!(all.flags(), [true, true, true, true, true, true, true, true, true]);
+        let big = Features::of(&parse("# 3\n* 9223372036854775808 A1 B2 C3\n"));
+        assert!(big.big_target && !big.huge_target && big.repeats && big.scattered);
+    }
+
+    #[test]
     fn same_seed_same_puzzle() {
-        let options = KenKenOptions { size: 6, max_cage: 4, noop: false, perturb: 0.1 };
+        let options = KenKenOptions { perturb: 0.1, ..KenKenOptions::new(6) };
         assert_eq!(kenken(&options, &mut rng(9, 4)), kenken(&options, &mut rng(9, 4)));
         assert_ne!(kenken(&options, &mut rng(9, 4)), kenken(&options, &mut rng(9, 5)));
     }
 
     #[test]
     fn unique_mode_ends_with_exactly_the_planted_solution() {
+        let native: (&str, &dyn Solver) = ("native", &Backend::Native);
+        let sat: (&str, &dyn Solver) = ("sat", &Backend::Sat);
         for case in 0..20 {
             let mut rng = rng(11, case);
-            let options = KenKenOptions { size: 6, max_cage: 5, noop: true, perturb: 0.0 };
-            let generated = make_unique(kenken(&options, &mut rng), &Backend::Native, &mut rng).unwrap();
+            let options = KenKenOptions { max_cage: 5, noop: true, ..KenKenOptions::new(6) };
+            let generated = make_unique(kenken(&options, &mut rng), native, sat, &mut rng).unwrap();
             let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, std::slice::from_ref(&generated.planted));
             let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2, perturb: 0.0 };
-            let generated = make_unique(sudoku(&options, &mut rng), &Backend::Native, &mut rng).unwrap();
+            let generated = make_unique(sudoku(&options, &mut rng), sat, native, &mut rng).unwrap();
             let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, [generated.planted]);
         }
+    }
+
+    /// A solver that ignores the cages: it finds many solutions where the
+    /// real one finds one.
+    struct NoCages;
+
+    impl Solver for NoCages {
+        fn enumerate(
+            &self,
+            puzzle: &Puzzle,
+            on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
+        ) -> Result<crate::backend::Stats, SolveError> {
+            let bare = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), vec![]).unwrap();
+            Backend::Native.enumerate(&bare, on_solution)
+        }
+    }
+
+    #[test]
+    fn unique_mode_fails_when_the_confirming_solver_disagrees() {
+        let mut rng = rng(12, 0);
+        let generated = kenken(&KenKenOptions::new(4), &mut rng);
+        let result = make_unique(generated, ("native", &Backend::Native), ("no-cages", &NoCages), &mut rng);
+        let Err(GenerateError::Unconfirmed { pinner, confirmer, found, .. }) = result else {
+            panic!("{result:?}");
+        };
+        assert_eq!((pinner.as_str(), confirmer.as_str()), ("native", "no-cages"));
+        assert!(found.starts_with("several solutions"), "{found}");
     }
 }

@@ -50,5 +50,5 @@ pub mod verify;
 
 pub use backend::{Backend, Count, Engine, SolveError, Solver, Stats, Uniqueness};
 pub use error::{InvalidPuzzle, ParseError, ParseErrorKind, WriteError};
-pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, value_symbol};
+pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, Target, value_symbol};
 pub use verify::{Violation, verify};

@@ -124,20 +124,73 @@ impl fmt::Display for Op {
     }
 }
 
+/// A cage's target: a whole number of any length, kept as its decimal
+/// digits.
+///
+/// The model only carries the number. Every component that computes with
+/// targets (the two backends, the checker, the generator) reads the digits
+/// and does its own exact arithmetic, so that no arithmetic is shared.
+///
+/// ```
+/// use cagey::Target;
+///
+/// let row_product = Target::from_decimal("15511210043330985984000000").unwrap(); // 25!
+/// assert_eq!(row_product.digits(), "15511210043330985984000000");
+/// assert_eq!(Target::from_decimal("007"), Some(Target::from(7)));
+/// assert_eq!(Target::from_decimal("-3"), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    digits: String,
+}
+
+impl Target {
+    /// The number written in decimal as `text`: one or more ASCII digits,
+    /// leading zeros allowed. `None` for anything else (signs, spaces, an
+    /// empty text).
+    pub fn from_decimal(text: &str) -> Option<Target> {
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let digits = text.trim_start_matches('0');
+        Some(Target { digits: if digits.is_empty() { "0".into() } else { digits.into() } })
+    }
+
+    /// The decimal digits, most significant first, with no leading zero
+    /// (`"0"` for zero).
+    pub fn digits(&self) -> &str {
+        &self.digits
+    }
+}
+
+impl From<u64> for Target {
+    fn from(value: u64) -> Self {
+        Target { digits: value.to_string() }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.digits)
+    }
+}
+
 /// A cage: its cells' values combine under `op` to `target`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cage {
     op: Op,
-    target: u64,
+    target: Target,
     cells: Vec<Cell>,
 }
 
 impl Cage {
     /// A cage, checked for a positive target, a cell count the op allows and
-    /// no repeated cell. Whether the cells lie inside the grid is checked by
-    /// [`Puzzle::new`], which knows the size.
-    pub fn new(op: Op, target: u64, cells: Vec<Cell>) -> Result<Self, InvalidPuzzle> {
-        if target == 0 {
+    /// no repeated cell. Whether the cells lie inside the grid, and whether
+    /// a `!` target is a value of the grid, is checked by [`Puzzle::new`],
+    /// which knows the size.
+    pub fn new(op: Op, target: impl Into<Target>, cells: Vec<Cell>) -> Result<Self, InvalidPuzzle> {
+        let target = target.into();
+        if target.digits == "0" {
             return Err(InvalidPuzzle::NonPositiveTarget { op });
         }
         if !op.allows_cell_count(cells.len()) {
@@ -157,8 +210,8 @@ impl Cage {
     }
 
     /// The cage's target (always positive).
-    pub fn target(&self) -> u64 {
-        self.target
+    pub fn target(&self) -> &Target {
+        &self.target
     }
 
     /// The cage's cells, in the order they were given.
@@ -239,7 +292,8 @@ impl Puzzle {
     /// A puzzle of the given size whose groups are the rows, the columns and
     /// `extra_groups`, with `cages`. Checks the size (1 to [`MAX_SIZE`]), that
     /// every cell lies in the grid, that no group has more than N cells or a
-    /// cell twice, and that no cell is in two cages.
+    /// cell twice, that no cell is in two cages, and that every `!` target
+    /// is a value from 1 to N.
     pub fn new(size: usize, extra_groups: Vec<Group>, cages: Vec<Cage>) -> Result<Self, InvalidPuzzle> {
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(InvalidPuzzle::SizeOutOfRange { size });
@@ -260,6 +314,13 @@ impl Puzzle {
         }
         let mut caged = vec![false; size * size];
         for cage in &cages {
+            if cage.op == Op::Given {
+                let value = cage.target.digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v));
+                if value.is_none() {
+                    let (cell, target) = (cage.cells[0], cage.target.clone());
+                    return Err(InvalidPuzzle::GivenOutOfRange { cell, target, size });
+                }
+            }
             for cell in &cage.cells {
                 if !inside(cell) {
                     return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
@@ -299,10 +360,7 @@ impl Puzzle {
                 continue;
             }
             let cell = Cell::new(i / size, i % size);
-            if usize::from(value) > size {
-                return Err(InvalidPuzzle::GivenOutOfRange { cell, value, size });
-            }
-            cages.push(Cage::new(Op::Given, value.into(), vec![cell])?);
+            cages.push(Cage::new(Op::Given, u64::from(value), vec![cell])?);
         }
         Puzzle::new(size, groups, cages)
     }
@@ -445,6 +503,8 @@ mod tests {
         let a = cage(Op::Add, 3, &[(0, 0), (0, 1)]).unwrap();
         let b = cage(Op::Given, 1, &[(0, 1)]).unwrap();
         assert!(matches!(Puzzle::new(2, vec![], vec![a, b]), Err(InvalidPuzzle::CellInTwoCages { .. })));
+        let too_big = cage(Op::Given, 3, &[(0, 0)]).unwrap();
+        assert!(matches!(Puzzle::new(2, vec![], vec![too_big]), Err(InvalidPuzzle::GivenOutOfRange { .. })));
         let outside = cage(Op::Given, 1, &[(2, 0)]).unwrap();
         assert!(matches!(Puzzle::new(2, vec![], vec![outside]), Err(InvalidPuzzle::CellOutsideGrid { .. })));
         assert!(matches!(Puzzle::new(26, vec![], vec![]), Err(InvalidPuzzle::SizeOutOfRange { .. })));

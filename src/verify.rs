@@ -70,6 +70,10 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
 }
 
 /// Whether the values of `grid` in the cage's cells satisfy the cage.
+///
+/// Sums, differences, quotients and products are computed exactly, as
+/// decimal digits when they could outgrow a machine word, and compared with
+/// the target's digits: no arithmetic here can overflow or round.
 pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
     let values: Vec<u64> = cage.cells().iter().map(|&cell| u64::from(grid.get(cell))).collect();
     let ops: &[Op] = match (cage.op(), values.len()) {
@@ -78,21 +82,47 @@ pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
         (Op::Any, _) => &[Op::Add, Op::Mul],
         (op, _) => &[op],
     };
-    ops.iter().any(|&op| holds(op, &values, cage.target()))
+    let target = cage.target().digits();
+    ops.iter().any(|&op| result(op, &values).is_some_and(|r| r == target))
 }
 
-fn holds(op: Op, values: &[u64], target: u64) -> bool {
+/// The op applied to the values, in decimal; `None` where it gives no whole
+/// number (a division with a remainder) or does not apply to this many values.
+fn result(op: Op, values: &[u64]) -> Option<String> {
     match (op, values) {
-        (Op::Add, _) => values.iter().sum::<u64>() == target,
-        (Op::Mul, _) => values.iter().map(|&v| u128::from(v)).product::<u128>() == u128::from(target),
-        (Op::Sub, [a, b]) => a.abs_diff(*b) == target,
+        // At most 625 values of at most 25: far below u64::MAX.
+        (Op::Add, _) => Some(values.iter().sum::<u64>().to_string()),
+        (Op::Mul, _) => Some(decimal_product(values)),
+        (Op::Sub, [a, b]) => Some(a.abs_diff(*b).to_string()),
         (Op::Div, [a, b]) => {
             let (big, small) = if a > b { (a, b) } else { (b, a) };
-            big % small == 0 && big / small == target
+            (big % small == 0).then(|| (big / small).to_string())
         }
-        (Op::Given, [a]) => *a == target,
-        _ => false,
+        (Op::Given, [a]) => Some(a.to_string()),
+        _ => None,
     }
+}
+
+/// The exact product of small values, in decimal: schoolbook multiplication
+/// of a digit list (least significant first) by one value at a time.
+fn decimal_product(values: &[u64]) -> String {
+    let mut digits: Vec<u64> = vec![1];
+    for &v in values {
+        let mut carry = 0;
+        for d in &mut digits {
+            let x = *d * v + carry;
+            *d = x % 10;
+            carry = x / 10;
+        }
+        while carry > 0 {
+            digits.push(carry % 10);
+            carry /= 10;
+        }
+    }
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+    }
+    digits.iter().rev().map(|d| char::from(b'0' + *d as u8)).collect()
 }
 
 #[cfg(test)]
@@ -137,6 +167,18 @@ mod tests {
         assert!(cage_holds(&cage(Op::Any, 6, &[(0, 0), (0, 1), (0, 2)]), &g));
         assert!(!cage_holds(&cage(Op::Any, 3, &[(0, 0), (0, 1), (0, 2)]), &g));
         assert!(cage_holds(&cage(Op::Any, 2, &[(0, 1)]), &g));
+    }
+
+    #[test]
+    fn products_are_exact_however_large() {
+        assert_eq!(decimal_product(&[]), "1");
+        assert_eq!(decimal_product(&[0, 7]), "0");
+        assert_eq!(decimal_product(&[25; 25]), "88817841970012523233890533447265625");
+        let factorial: Vec<u64> = (1..=25).collect();
+        assert_eq!(decimal_product(&factorial), "15511210043330985984000000");
+        // (25!)^2 > 2^128: a 50-cell cage of a 25x25 grid.
+        let twice: Vec<u64> = factorial.iter().chain(&factorial).copied().collect();
+        assert_eq!(decimal_product(&twice), "240597637008332048087335626345604448256000000000000");
     }
 
     #[test]

@@ -14,14 +14,20 @@ fn parse(text: &str) -> Puzzle {
 #[test]
 fn cages_with_no_allowed_tuple_mean_no_solution_on_every_backend() {
     let cases = [
-        "# 3\n- 5 A1 A2\n",              // no two values of 1..3 differ by 5
-        "# 2\n/ 3 A1 A2\n",              // no quotient of 3 among 1..2
-        "# 4\n+ 20 A1 A2 A3\n",          // three cells of a row sum to at most 9
-        "# 4\n* 7 A1 B1\n",              // 7 is prime and above 4
-        "# 4\n! 5 A1\n",                 // a given above N
-        "# 3\n? 100 A1 A2\n",            // no op reaches 100
-        "# 3\n+ 2 A1 A2\n",              // 1 + 1, but the cells share a row
-        "# 2\n! 1 A1\n! 1 B2\n! 1 A2\n", // a Latin-square clash
+        "# 3\n- 5 A1 A2\n",                          // no two values of 1..3 differ by 5
+        "# 2\n/ 3 A1 A2\n",                          // no quotient of 3 among 1..2
+        "# 4\n+ 20 A1 A2 A3\n",                      // three cells of a row sum to at most 9
+        "# 4\n* 7 A1 B1\n",                          // 7 is prime and above 4
+        "# 4\n? 5 A1\n",                             // a one-cell target above N
+        "# 4\n? 99999999999999999999999 A1\n",       // and far above u64
+        "# 4\n? 18446744073709551615 A1 B2 C3\n",    // 2^64 - 1 has the factor 641
+        "# 4\n* 18446744073709551616 A1 B2 C3 D4\n", // 2^64 needs 64 twos; four cells of 1..4 hold 8
+        "# 4\n+ 18446744073709551616 A1 B2 C3 D4\n", // a sum beyond u64
+        "# 4\n- 18446744073709551616 A1 B2\n",       // a difference beyond u64
+        "# 4\n/ 18446744073709551615 A1 B2\n",       // a quotient near it
+        "# 3\n? 100 A1 A2\n",                        // no op reaches 100
+        "# 3\n+ 2 A1 A2\n",                          // 1 + 1, but the cells share a row
+        "# 2\n! 1 A1\n! 1 B2\n! 1 A2\n",             // a Latin-square clash
     ];
     for text in cases {
         let puzzle = parse(text);

@@ -26,7 +26,7 @@ fn config(default_cases: u32) -> ProptestConfig {
 }
 
 fn kenken(size: usize, seed: u64, max_cage: usize, noop: bool, perturb: f64) -> Puzzle {
-    let options = KenKenOptions { size, max_cage, noop, perturb };
+    let options = KenKenOptions { max_cage, noop, perturb, ..KenKenOptions::new(size) };
     generate::kenken(&options, &mut generate::rng(seed, 0)).puzzle
 }
 
@@ -152,7 +152,7 @@ impl Solver for SubIsAdd {
             .iter()
             .map(|c| {
                 let op = if c.op() == Op::Sub { Op::Add } else { c.op() };
-                Cage::new(op, c.target(), c.cells().to_vec()).unwrap()
+                Cage::new(op, c.target().clone(), c.cells().to_vec()).unwrap()
             })
             .collect();
         let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();

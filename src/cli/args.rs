@@ -66,7 +66,8 @@ Examples:
 Examples:
   cagey generate --size 6 --count 3 --seed 7
   cagey generate --kind sudoku --size 9 --unique --count 10 | cagey count -
-  cagey generate --size 5 --noop --max-cage 3 --perturb 0.2 --count 100 > mixed.txt")]
+  cagey generate --size 5 --noop --max-cage 3 --perturb 0.2 --count 100 > mixed.txt
+  cagey generate --size 9 --killer --unique       (a Killer Sudoku with one solution)")]
     Generate(GenerateArgs),
     /// Cross-check both backends on random puzzles; save and shrink any disagreement.
     #[command(after_help = "Each case is generated from the seed and its number, so the same seed replays the
@@ -76,7 +77,8 @@ while it still disagrees, written to a file whose path is printed, and the exit 
 Examples:
   cagey fuzz --cases 1000 --seed 1
   cagey fuzz --cases 200 --kind sudoku --size 9 --clues 0.35
-  cagey fuzz --cases 5000 --size 1..6 --noop")]
+  cagey fuzz --cases 5000 --size 1..6 --noop
+  cagey fuzz --cases 20000 --size 1..25 --mix      (every feature of the model)")]
     Fuzz(FuzzArgs),
 }
 
@@ -221,9 +223,38 @@ pub struct PuzzleShape {
     #[arg(long, value_name = "P", default_value_t = 0.45)]
     pub clues: f64,
 
-    /// Sudoku box shape for the generated puzzles.
+    /// Box shape of generated Sudoku, and of KenKen with --killer.
     #[arg(long, value_name = "RxC|none|default", default_value = "default")]
     pub boxes: Boxes,
+
+    /// KenKen: cages over Sudoku boxes (Killer Sudoku), of the shape --boxes gives. With fuzz,
+    /// sizes that have no boxes (primes) get none.
+    #[arg(long)]
+    pub killer: bool,
+
+    /// KenKen: add K all-different groups, each of random cells (written as 'distinct' lines).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub extra_groups: usize,
+
+    /// KenKen: the share of cells left in no cage (0 to 1).
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub uncaged: f64,
+
+    /// KenKen: the share of cages drawn from anywhere in the grid instead of grown from
+    /// neighbours, so that values may repeat in them (0 to 1).
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub scatter: f64,
+
+    /// KenKen: the share of cages given a wild target instead of the planted one: at or next
+    /// to 2^64 or 2^128, a product with a prime above N, N^k (0 to 1). Most are out of reach.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub wild: f64,
+
+    /// KenKen: draw all the options above for each puzzle at random, over the whole model
+    /// (Killer boxes, groups, uncaged cells, scattered cages, no-op, perturbed and wild targets);
+    /// sizes up to the largest --size.
+    #[arg(long, conflicts_with_all = ["noop", "max_cage", "killer", "extra_groups", "uncaged", "scatter", "wild"])]
+    pub mix: bool,
 }
 
 #[derive(Debug, Args)]

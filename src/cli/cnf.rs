@@ -46,7 +46,7 @@ fn read_solutions(path: &std::path::Path, puzzle: &Puzzle) -> Result<Vec<Grid>, 
             let mut values = vec![0u8; n * n];
             if p.puzzle.size() == n {
                 for cage in p.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
-                    values[cage.cells()[0].index(n)] = cage.target() as u8;
+                    values[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
                 }
             }
             Grid::new(n, values).ok_or_else(|| CliError::Unfit {

@@ -2,11 +2,12 @@
 //! cross-checked.
 
 use std::io::{IsTerminal, Write};
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use cagey::check::{Report, cross_check, shrink};
 use cagey::format::{Boxes, Format, kenken, sudoku};
-use cagey::generate::{self, Generated, KenKenOptions, SudokuOptions};
+use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, Engine, Puzzle, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngExt;
@@ -17,25 +18,56 @@ use super::args::{FuzzArgs, GenerateArgs, PuzzleShape};
 use super::input::CliError;
 use super::{Answer, RunError};
 
-/// Generates one puzzle of `size` with the shape's options.
-fn make(shape: &PuzzleShape, size: usize, unique: bool, rng: &mut ChaCha8Rng) -> Result<Generated, SolveError> {
+/// Generates one puzzle of `size` with the shape's options (with `--mix`,
+/// of a size drawn from `sizes`); with `unique`, pinned by the native
+/// backend and confirmed by the SAT backend.
+fn make(
+    shape: &PuzzleShape,
+    size: usize,
+    sizes: RangeInclusive<usize>,
+    unique: bool,
+    rng: &mut ChaCha8Rng,
+) -> Result<Generated, GenerateError> {
     let generated = match shape.kind {
+        Format::KenKen if shape.mix => {
+            let perturb = shape.perturb;
+            let options = KenKenOptions::random(sizes, rng);
+            generate::kenken(&KenKenOptions { perturb: perturb.unwrap_or(options.perturb), ..options }, rng)
+        }
         Format::KenKen => {
-            let perturb = shape.perturb.unwrap_or(0.0);
-            let options = KenKenOptions { size, max_cage: shape.max_cage as usize, noop: shape.noop, perturb };
+            let options = KenKenOptions {
+                max_cage: shape.max_cage as usize,
+                noop: shape.noop,
+                perturb: shape.perturb.unwrap_or(0.0),
+                boxes: if shape.killer { boxes_for(shape.boxes, size) } else { None },
+                extra_groups: shape.extra_groups,
+                uncaged: shape.uncaged,
+                scattered: shape.scatter,
+                wild: shape.wild,
+                ..KenKenOptions::new(size)
+            };
             generate::kenken(&options, rng)
         }
         Format::Sudoku => {
-            let boxes = match shape.boxes {
-                Boxes::Default => BoxShape::default_for(size),
-                Boxes::None => None,
-                Boxes::Shape(s) => Some(s),
-            };
+            let boxes = boxes_for(shape.boxes, size);
             let perturb = shape.perturb.unwrap_or(0.0);
             generate::sudoku(&SudokuOptions { size, boxes, clues: shape.clues, perturb }, rng)
         }
     };
-    if unique { generate::make_unique(generated, &Backend::Native, rng) } else { Ok(generated) }
+    if !unique {
+        return Ok(generated);
+    }
+    generate::make_unique(generated, ("native", &Backend::Native), ("sat", &Backend::Sat), rng)
+}
+
+/// The boxes `boxes` asks for on an N×N grid, if any; a shape that does
+/// not tile it is refused before any puzzle is made.
+fn boxes_for(boxes: Boxes, size: usize) -> Option<BoxShape> {
+    match boxes {
+        Boxes::Default => BoxShape::default_for(size),
+        Boxes::None => None,
+        Boxes::Shape(s) => Some(s),
+    }
 }
 
 /// The puzzle in the text format of its kind. A Sudoku prints as its line
@@ -43,12 +75,12 @@ fn make(shape: &PuzzleShape, size: usize, unique: bool, rng: &mut ChaCha8Rng) ->
 /// [`box_note`] says how to read it back.
 fn text(shape: &PuzzleShape, puzzle: &Puzzle) -> String {
     match shape.kind {
-        Format::KenKen => kenken::write(puzzle).expect("generated KenKen has rows and columns only"),
+        Format::KenKen => kenken::write(puzzle),
         Format::Sudoku => {
             let n = puzzle.size();
             let mut givens = vec![0u8; n * n];
             for cage in puzzle.cages() {
-                givens[cage.cells()[0].index(n)] = cage.target() as u8;
+                givens[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
             }
             let line = Puzzle::sudoku(n, BoxShape::default_for(n), &givens).expect("givens of a generated Sudoku");
             sudoku::write(&line).expect("a Sudoku with the default boxes")
@@ -67,15 +99,29 @@ fn box_note(shape: &PuzzleShape) -> Option<String> {
 
 fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
     let unfit = |message: String| CliError::Unfit { place: "options".into(), message };
-    for (name, value) in [("--perturb", shape.perturb.unwrap_or(0.0)), ("--clues", shape.clues)] {
+    let shares = [
+        ("--perturb", shape.perturb.unwrap_or(0.0)),
+        ("--clues", shape.clues),
+        ("--uncaged", shape.uncaged),
+        ("--scatter", shape.scatter),
+        ("--wild", shape.wild),
+    ];
+    for (name, value) in shares {
         if !(0.0..=1.0).contains(&value) {
             return Err(unfit(format!("{name} {value} is out of range: expected a share from 0 to 1")));
         }
     }
-    if let (Format::Sudoku, Boxes::Shape(b)) = (shape.kind, shape.boxes) {
+    let boxed = shape.kind == Format::Sudoku || shape.killer;
+    if let (true, Boxes::Shape(b)) = (boxed, shape.boxes) {
         if let Some(n) = sizes.iter().find(|&&n| b.rows * b.cols != n) {
             return Err(unfit(format!("boxes of {b} do not tile a {n}x{n} grid")));
         }
+    }
+    if shape.killer && shape.kind == Format::Sudoku {
+        return Err(unfit("--killer makes KenKen cages over boxes: use it with --kind kenken".into()));
+    }
+    if let ([n], true, None) = (sizes, shape.killer, boxes_for(shape.boxes, sizes[0])) {
+        return Err(unfit(format!("--killer needs boxes, and a {n}x{n} grid has none: pick a size that is not prime")));
     }
     Ok(())
 }
@@ -88,8 +134,18 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunE
     }
     for case in 0..args.count {
         let mut rng = generate::rng(args.seed, case);
-        let generated = make(&args.shape, size, args.unique, &mut rng)
-            .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+        let generated = match make(&args.shape, size, 1..=size, args.unique, &mut rng) {
+            Ok(generated) => generated,
+            Err(GenerateError::Solve(error)) => {
+                return Err(CliError::Solve { label: format!("case {case}"), error }.into());
+            }
+            Err(error @ GenerateError::Unconfirmed { .. }) => {
+                let GenerateError::Unconfirmed { puzzle, .. } = &error else { unreachable!() };
+                writeln!(out, "case {case}: the backends disagree: {error}\n{}", kenken::write(puzzle))?;
+                return Ok(Answer::Negative);
+            }
+            Err(error) => return Err(std::io::Error::other(error.to_string()).into()),
+        };
         if args.shape.kind == Format::KenKen && case > 0 {
             writeln!(out)?;
         }
@@ -125,7 +181,11 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let run = |case: u64| -> Result<Case, SolveError> {
         let mut rng = generate::rng(args.seed, case);
         let size = rng.random_range(range.0..=range.1);
-        let puzzle = make(&shape, size, false, &mut rng)?.puzzle;
+        let puzzle = match make(&shape, size, range.0..=range.1, false, &mut rng) {
+            Ok(generated) => generated.puzzle,
+            Err(GenerateError::Solve(error)) => return Err(error),
+            Err(error) => unreachable!("only unique mode confirms: {error}"),
+        };
         let report = cross_check(&puzzle, &solvers(), Some(args.limit))?;
         Ok(Case { puzzle, report })
     };

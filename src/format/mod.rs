@@ -102,9 +102,11 @@ pub fn detect(text: &str) -> Option<Format> {
             continue;
         };
         if let Some(rest) = first.strip_prefix('#') {
-            let size = if rest.is_empty() { fields.get(1).map(|f| f.1) } else { Some(rest) };
-            let is_size_line = fields.len() <= 2 && size.is_some_and(|s| s.parse::<u32>().is_ok());
-            if is_size_line {
+            // `# N` or `#N`, perhaps with `boxes RxC` after it.
+            let words: Vec<&str> =
+                [rest].into_iter().filter(|r| !r.is_empty()).chain(fields[1..].iter().map(|f| f.1)).collect();
+            let is_size = words.first().is_some_and(|s| s.parse::<u32>().is_ok());
+            if is_size && (words.len() == 1 || (words.len() == 3 && words[1] == "boxes")) {
                 return Some(Format::KenKen);
             }
             continue;
@@ -163,6 +165,7 @@ mod tests {
     fn detection() {
         assert_eq!(detect("# 4\n+ 3 A1 A2"), Some(Format::KenKen));
         assert_eq!(detect("\n#5\n"), Some(Format::KenKen));
+        assert_eq!(detect("# 9 boxes 3x3\n+ 3 A1 A2"), Some(Format::KenKen));
         assert_eq!(detect("+ 3 A1 A2"), Some(Format::KenKen));
         assert_eq!(detect("# a comment\n1...\n"), Some(Format::Sudoku));
         assert_eq!(detect("....\n"), Some(Format::Sudoku));

@@ -4,9 +4,14 @@
 //!
 //! Pairs are checked value against value. Larger sums and products are
 //! checked exactly, by a search over the cells' candidates, while few
-//! combinations are left; before that, by the bounds of the other cells,
-//! products also by divisibility.
+//! combinations are left; before that, sums by the bounds of the other
+//! cells, products prime by prime (see `factors.rs`): the exponents the
+//! other cells can still supply must cover what the target needs. Nothing
+//! here multiplies values, so no product can overflow.
 
+#[cfg(test)]
+use super::factors::of_target;
+use super::factors::{Factors, OF_VALUE, divides, quotient};
 use super::propagate::{Candidates, Contradiction, Propagator};
 use crate::puzzle::Op;
 
@@ -25,14 +30,18 @@ pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize
             let (ca, cb) = (cands[a], cands[b]);
             let mut keep_a = 0;
             let mut keep_b = 0;
-            for &op in ops {
-                keep_a |= pair_support(op, target, ca, cb);
-                keep_b |= pair_support(op, target, cb, ca);
+            if let Some(target) = target {
+                for &op in ops {
+                    keep_a |= pair_support(op, target, ca, cb);
+                    keep_b |= pair_support(op, target, cb, ca);
+                }
             }
             prop.restrict(cands, a, keep_a)?;
             prop.restrict(cands, b, keep_b)
         }
         (Op::Add | Op::Mul | Op::Any, cells) => {
+            let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
+            let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
             let mut keep = std::mem::take(&mut prop.scratch);
             keep.clear();
             keep.resize(cells.len(), 0);
@@ -41,15 +50,15 @@ pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize
                 .try_fold(1u32, |acc, &c| acc.checked_mul(cands[c].count_ones()).filter(|&p| p <= EXACT_LIMIT));
             let exact = combinations.is_some() && !cage.apart.is_empty();
             if exact {
-                let mut search =
-                    Exact { op, target, cells, apart: &cage.apart, cands, values: [0; 64], keep: &mut keep };
-                search.search(0, 0, 1);
-            }
-            if !exact && matches!(op, Op::Add | Op::Any) {
-                sum_support(cells, cands, target, &mut keep);
-            }
-            if !exact && matches!(op, Op::Mul | Op::Any) {
-                product_support(cells, cands, target, &mut keep);
+                let mut search = Exact { sum_goal, cells, apart: &cage.apart, cands, values: [0; 64], keep: &mut keep };
+                search.search(0, 0, product_goal);
+            } else {
+                if let Some(goal) = sum_goal {
+                    sum_support(cells, cands, goal, &mut keep);
+                }
+                if let Some(goal) = &product_goal {
+                    product_support(cells, cands, goal, &mut keep);
+                }
             }
             let result = cells.iter().zip(&keep).try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
             prop.scratch = keep;
@@ -68,8 +77,8 @@ const EXACT_LIMIT: u32 = 128;
 /// combination of candidates that keeps apart the cells sharing a group is
 /// tried, and each value that takes part in a complete one is kept.
 struct Exact<'a> {
-    op: Op,
-    target: u64,
+    /// The target as a sum, if the cage may be a sum.
+    sum_goal: Option<u64>,
     cells: &'a [usize],
     apart: &'a [u64],
     cands: &'a Candidates,
@@ -78,15 +87,12 @@ struct Exact<'a> {
 }
 
 impl Exact<'_> {
-    fn search(&mut self, i: usize, sum: u64, product: u64) {
-        let (op, target) = (self.op, self.target);
+    /// Extends the values of the cells before `i`, whose sum is `sum` and
+    /// which leave `rest` of the target as a product (`None` once the
+    /// product cannot reach it).
+    fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>) {
         if i == self.cells.len() {
-            let holds = match op {
-                Op::Add => sum == target,
-                Op::Mul => product == target,
-                _ => sum == target || product == target,
-            };
-            if holds {
+            if self.sum_goal == Some(sum) || rest == Some([0; 9]) {
                 for (keep, &v) in self.keep.iter_mut().zip(&self.values) {
                     *keep |= 1 << (v - 1);
                 }
@@ -95,25 +101,24 @@ impl Exact<'_> {
         }
         for v in values(self.cands[self.cells[i]]) {
             let clash = (0..i).any(|j| self.apart[i] & (1 << j) != 0 && self.values[j] == v);
-            let (sum, product) = (sum + v, product.saturating_mul(v));
-            let sum_open = sum <= target;
-            let product_open = target % product == 0;
-            let open = match op {
-                Op::Add => sum_open,
-                Op::Mul => product_open,
-                _ => sum_open || product_open,
-            };
-            if !clash && open {
+            let sum = sum + v;
+            let sum_open = self.sum_goal.is_some_and(|goal| sum <= goal);
+            let factors = &OF_VALUE[v as usize];
+            let rest = rest.filter(|r| divides(factors, r)).map(|r| quotient(&r, factors));
+            if !clash && (sum_open || rest.is_some()) {
                 self.values[i] = v;
-                self.search(i + 1, sum, product);
+                self.search(i + 1, sum, rest);
             }
         }
     }
 }
 
 /// The bit of value `target`, or no bit if no cell of an N×N grid can hold it.
-fn value_bit(target: u64, size: usize) -> u32 {
-    if (1..=size as u64).contains(&target) { 1 << (target - 1) } else { 0 }
+fn value_bit(target: Option<u64>, size: usize) -> u32 {
+    match target {
+        Some(t) if (1..=size as u64).contains(&t) => 1 << (t - 1),
+        _ => 0,
+    }
 }
 
 /// The values of `mine` that some value of `other` completes under `op`.
@@ -123,9 +128,9 @@ fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
     for v in values(mine) {
         let ok = match op {
             Op::Add => target > v && has(target - v),
-            Op::Sub => has(v.saturating_add(target)) || (v > target && has(v - target)),
+            Op::Sub => v.checked_add(target).is_some_and(has) || (v > target && has(v - target)),
             Op::Mul => target % v == 0 && has(target / v),
-            Op::Div => has(v.saturating_mul(target)) || (v % target == 0 && has(v / target)),
+            Op::Div => v.checked_mul(target).is_some_and(has) || (v % target == 0 && has(v / target)),
             Op::Given | Op::Any => unreachable!("pairs are checked op by op"),
         };
         if ok {
@@ -155,32 +160,62 @@ fn sum_support(cells: &[usize], cands: &Candidates, target: u64, keep: &mut [u32
     }
 }
 
-/// Adds to `keep[i]` the divisors v of the target among the values of
-/// cell i for which target / v lies within the product bounds of the other
-/// cells.
-fn product_support(cells: &[usize], cands: &Candidates, target: u64, keep: &mut [u32]) {
-    let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
-    let high = |c: u32| 32 - u64::from(c.leading_zeros());
-    // Products of the bounds of the cells before i (prefix) and after i
-    // (suffix), saturating: a saturated bound is above any u64 target.
-    let k = cells.len();
-    let mut suffix = vec![(1u64, 1u64); k + 1];
-    for i in (0..k).rev() {
-        let c = cands[cells[i]];
-        let (lo, hi) = suffix[i + 1];
-        suffix[i] = (lo.saturating_mul(low(c)), hi.saturating_mul(high(c)));
+/// What a candidate set can contribute to a product, prime by prime: the
+/// least and the most of each exponent, and whether it must contribute
+/// some prime at all (1 is not a candidate).
+#[derive(Clone, Copy)]
+struct Contribution {
+    least: [u32; 9],
+    most: [u32; 9],
+    above_one: u32,
+}
+
+impl Contribution {
+    const NONE: Contribution = Contribution { least: [0; 9], most: [0; 9], above_one: 0 };
+
+    fn of(set: u32) -> Contribution {
+        let mut least = [u32::MAX; 9];
+        let mut most = [0; 9];
+        for v in values(set) {
+            for (p, &e) in OF_VALUE[v as usize].iter().enumerate() {
+                least[p] = least[p].min(u32::from(e));
+                most[p] = most[p].max(u32::from(e));
+            }
+        }
+        Contribution { least, most, above_one: u32::from(set & 1 == 0) }
     }
-    let mut prefix = (1u64, 1u64);
+
+    fn add(&self, other: &Contribution, sign: i64) -> Contribution {
+        let f = |a: u32, b: u32| (i64::from(a) + sign * i64::from(b)) as u32;
+        Contribution {
+            least: std::array::from_fn(|p| f(self.least[p], other.least[p])),
+            most: std::array::from_fn(|p| f(self.most[p], other.most[p])),
+            above_one: f(self.above_one, other.above_one),
+        }
+    }
+}
+
+/// Adds to `keep[i]` the values v of cell i that divide the target and
+/// leave, for every prime, an exponent the other cells can supply: at
+/// least the sum of their least exponents, at most the sum of their most;
+/// and enough prime factors in all for the other cells that cannot be 1.
+fn product_support(cells: &[usize], cands: &Candidates, goal: &Factors, keep: &mut [u32]) {
+    let total = cells.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(cands[c]), 1));
     for (i, &cell) in cells.iter().enumerate() {
         let c = cands[cell];
-        let others_min = prefix.0.saturating_mul(suffix[i + 1].0);
-        let others_max = prefix.1.saturating_mul(suffix[i + 1].1);
+        let others = total.add(&Contribution::of(c), -1);
         for v in values(c) {
-            if target % v == 0 && (others_min..=others_max).contains(&(target / v)) {
+            let factors = &OF_VALUE[v as usize];
+            if !divides(factors, goal) {
+                continue;
+            }
+            let rest = quotient(goal, factors);
+            let within = (0..9).all(|p| (others.least[p]..=others.most[p]).contains(&u32::from(rest[p])));
+            let primes_left: u32 = rest.iter().map(|&e| u32::from(e)).sum();
+            if within && others.above_one <= primes_left {
                 keep[i] |= 1 << (v - 1);
             }
         }
-        prefix = (prefix.0.saturating_mul(low(c)), prefix.1.saturating_mul(high(c)));
     }
 }
 
@@ -221,11 +256,13 @@ mod tests {
     fn exact_support_of_larger_cages() {
         let all = set(&[1, 2, 3, 4]);
         let cands = vec![all, all, all];
-        let run = |op, target, apart: &[u64]| {
+        let run = |op, target: u64, apart: &[u64]| {
             let mut keep = vec![0; 3];
+            let sum_goal = matches!(op, Op::Add | Op::Any).then_some(target);
+            let product_goal = if matches!(op, Op::Mul | Op::Any) { of_target(&target.to_string(), 4) } else { None };
             let mut exact =
-                Exact { op, target, cells: &[0, 1, 2], apart, cands: &cands, values: [0; 64], keep: &mut keep };
-            exact.search(0, 0, 1);
+                Exact { sum_goal, cells: &[0, 1, 2], apart, cands: &cands, values: [0; 64], keep: &mut keep };
+            exact.search(0, 0, product_goal);
             keep
         };
         // Three cells of one row: 6 = 1 + 2 + 3 only.
@@ -237,6 +274,9 @@ mod tests {
         assert_eq!(run(Op::Add, 11, &row), [0, 0, 0]);
         // No-op: 24 = 2 * 3 * 4 or a sum of 24 (impossible), so only 2, 3, 4.
         assert_eq!(run(Op::Any, 24, &row), [set(&[2, 3, 4]); 3]);
+        // A product beyond every product of the values is never reached.
+        assert_eq!(run(Op::Mul, u64::MAX, &l_shape), [0, 0, 0]);
+        assert_eq!(run(Op::Mul, 1 << 62, &l_shape), [0, 0, 0]);
     }
 
     #[test]
@@ -247,7 +287,15 @@ mod tests {
         sum_support(&[0, 1, 2], &cands, 12, &mut keep);
         assert_eq!(keep, [set(&[4]), set(&[4]), set(&[4])]);
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, 8, &mut keep);
+        product_support(&[0, 1, 2], &cands, &of_target("8", 4).unwrap(), &mut keep);
         assert_eq!(keep, [set(&[1, 2]), set(&[1, 2]), set(&[4])]);
+        // 2^40 needs more twos than three cells of 1..=4 hold (at most 6).
+        let mut keep = vec![0; 3];
+        product_support(&[0, 1, 2], &cands, &of_target(&(1u64 << 40).to_string(), 4).unwrap(), &mut keep);
+        assert_eq!(keep, [0, 0, 0]);
+        // 3 * 3: the third cell, fixed at 4, does not divide it.
+        let mut keep = vec![0; 3];
+        product_support(&[0, 1, 2], &cands, &of_target("9", 4).unwrap(), &mut keep);
+        assert_eq!(keep, [0, 0, 0]);
     }
 }

@@ -1,11 +1,18 @@
 //! The puzzle compiled into flat index arrays for the search.
 
+use super::factors::{self, Factors};
 use crate::puzzle::{Op, Puzzle};
 
-/// A cage with its cells as indices.
+/// A cage with its cells as indices and its target read for the search.
 pub(super) struct CageLayout {
     pub op: Op,
-    pub target: u64,
+    /// The target, when it fits in a `u64` (every reachable sum, difference,
+    /// quotient and one-cell value does).
+    pub target: Option<u64>,
+    /// The target as a product of values: its exponents over the primes,
+    /// for `*` and `?` cages of three or more cells; `None` when no product
+    /// of the grid's values reaches it.
+    pub factors: Option<Factors>,
     pub cells: Vec<usize>,
     /// For a cage of 3 to 64 cells, bit j of `apart[i]` is set when its
     /// cells i and j share a group (and so hold different values).
@@ -69,7 +76,12 @@ impl Layout {
                 } else {
                     Vec::new()
                 };
-                CageLayout { op: cage.op(), target: cage.target(), cells, apart }
+                let digits = cage.target().digits();
+                let factors = match cage.op() {
+                    Op::Mul | Op::Any if cells.len() >= 3 => factors::of_target(digits, size),
+                    _ => None,
+                };
+                CageLayout { op: cage.op(), target: digits.parse().ok(), factors, cells, apart }
             })
             .collect();
         let mut cage_of = vec![None; cells];

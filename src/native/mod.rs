@@ -6,6 +6,7 @@
 //! checker means something.
 
 mod cage;
+mod factors;
 mod layout;
 mod propagate;
 

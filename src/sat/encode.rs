@@ -7,8 +7,10 @@
 //! - every cell takes exactly one value;
 //! - two cells that share a group never take the same value, and every
 //!   value appears in every group of N cells;
-//! - a one-cell cage is a unit clause;
-//! - a larger cage is its list of allowed tuples (see `tuples.rs`): each
+//! - a one-cell cage is a unit clause (the empty clause if its target is
+//!   no value of the grid);
+//! - a larger cage is its list of allowed tuples (see `tuples.rs`), leaving
+//!   out values given to a cell that shares a group with the tuple's: each
 //!   tuple variable implies its cell values, the cage needs one of its
 //!   tuples, and each cell value implies one of the tuples that support it
 //!   or is forbidden outright if none does (a support encoding, so unit
@@ -116,20 +118,31 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
         }
     }
 
+    // The value of each one-cell cage, if the grid has it (bit v for value v).
+    let mut given = vec![0u32; cells];
+    for cage in puzzle.cages() {
+        if let &[cell] = cage.cells() {
+            let value = cage.target().digits().parse::<usize>().ok().filter(|v| (1..=n).contains(v));
+            given[cell.index(n)] = value.map_or(0, |v| 1 << v);
+        }
+    }
     for (index, cage) in puzzle.cages().iter().enumerate() {
         let members: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
         if let &[cell] = members.as_slice() {
-            let target = cage.target();
-            if (1..=n as u64).contains(&target) {
-                formula.add_clause(&[x(cell, target as usize).positive()]);
-            } else {
-                formula.add_clause(&[]);
+            match given[cell].trailing_zeros() as usize {
+                32 => formula.add_clause(&[]),
+                value => formula.add_clause(&[x(cell, value).positive()]),
             }
             continue;
         }
         let pairs: Vec<Vec<bool>> =
             members.iter().map(|&a| members.iter().map(|&b| apart[a * cells + b]).collect()).collect();
-        let shape = CageShape { op: cage.op(), target: cage.target(), size: n as u8, apart: &pairs };
+        let domains: Vec<u32> = members
+            .iter()
+            .map(|&a| !(0..cells).filter(|&b| apart[a * cells + b]).fold(0, |taken, b| taken | given[b]))
+            .collect();
+        let target = cage.target().digits();
+        let shape = CageShape { op: cage.op(), target, size: n as u8, apart: &pairs, domains: &domains };
         let tuples = allowed_tuples(&shape, tuple_limit).map_err(|refused| {
             let (cage, first_cell, cells) = (index, cage.cells()[0], members.len());
             match refused {

@@ -5,6 +5,7 @@
 //! its own (`tuples.rs`), so that the cross-check against the native
 //! backend means something.
 
+mod big;
 pub mod dimacs;
 mod encode;
 mod tuples;

@@ -5,18 +5,26 @@
 //! Generated depth first, cell by cell, cutting a branch as soon as the
 //! partial sum or product cannot reach the target, so the work follows the
 //! number of tuples rather than N^k. This is the SAT backend's own cage
-//! arithmetic, written apart from the native solver's and the checker's.
+//! arithmetic, written apart from the native solver's and the checker's:
+//! a product target is held as a big number (`big.rs`), and each value
+//! divides what is left of it exactly, so no product is ever computed and
+//! none can overflow.
 
+use super::big::Big;
 use crate::puzzle::Op;
 
 /// A cage reduced to what tuple generation needs.
 pub(super) struct CageShape<'a> {
     pub op: Op,
-    pub target: u64,
+    /// The target's decimal digits.
+    pub target: &'a str,
     /// N: values run from 1 to N.
     pub size: u8,
     /// `apart[i][j]`: cells i and j of the cage share a group.
     pub apart: &'a [Vec<bool>],
+    /// The values each cell may take (bit v for value v): every value but
+    /// those given to a cell it shares a group with.
+    pub domains: &'a [u32],
 }
 
 /// Why a cage's tuples were not generated.
@@ -38,16 +46,44 @@ const STEPS_PER_TUPLE: u64 = 100;
 /// is stored, so a refused cage costs bounded time and no memory.
 pub(super) fn allowed_tuples(cage: &CageShape, limit: usize) -> Result<Vec<Vec<u8>>, Refused> {
     let budget = (limit as u64).saturating_mul(STEPS_PER_TUPLE).max(1_000_000);
-    let mut search = Search { cage, limit, count: 0, steps: budget, budget, out: None };
+    let goal = Goal::new(cage);
+    let mut search = Search { cage, goal: &goal, limit, count: 0, steps: budget, budget, out: None };
     let mut values = Vec::with_capacity(cage.apart.len());
-    search.extend(&mut values, 0, 1)?;
+    search.extend(&mut values, 0, goal.product.clone())?;
     search = Search { count: 0, steps: budget, out: Some(Vec::with_capacity(search.count)), ..search };
-    search.extend(&mut values, 0, 1)?;
+    search.extend(&mut values, 0, goal.product.clone())?;
     Ok(search.out.unwrap_or_default())
+}
+
+/// The target read for the search.
+struct Goal {
+    /// The target, if it fits in a `u64` (every reachable sum does).
+    small: Option<u64>,
+    /// The target as a big number, if the op may be a product and the
+    /// target is not beyond every product of the cage's values.
+    product: Option<Big>,
+    /// N^k for k from 0 to the cage's cells: the largest product of k values.
+    powers: Vec<Big>,
+}
+
+impl Goal {
+    fn new(cage: &CageShape) -> Self {
+        let cells = cage.apart.len();
+        let mut powers = vec![Big::from_u64(1)];
+        for k in 0..cells {
+            powers.push(powers[k].times(u32::from(cage.size)));
+        }
+        let product = matches!(cage.op, Op::Mul | Op::Any)
+            .then(|| Big::from_decimal(cage.target))
+            .flatten()
+            .filter(|t| t <= &powers[cells]);
+        Goal { small: cage.target.parse().ok(), product, powers }
+    }
 }
 
 struct Search<'a> {
     cage: &'a CageShape<'a>,
+    goal: &'a Goal,
     limit: usize,
     count: usize,
     /// Steps left of the budget.
@@ -58,7 +94,9 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn extend(&mut self, values: &mut Vec<u8>, sum: u64, product: u64) -> Result<(), Refused> {
+    /// Extends `values`, whose sum is `sum` and which leave `rest` of the
+    /// target as a product (`None` once no product can reach it).
+    fn extend(&mut self, values: &mut Vec<u8>, sum: u64, rest: Option<Big>) -> Result<(), Refused> {
         let cage = self.cage;
         let cells = cage.apart.len();
         let i = values.len();
@@ -70,7 +108,7 @@ impl Search<'_> {
         }
         self.steps -= cost;
         if i == cells {
-            if satisfied(cage.op, cage.target, values) {
+            if satisfied(cage.op, self.goal.small, values, rest.as_ref()) {
                 if self.count == self.limit {
                     return Err(Refused::TooMany);
                 }
@@ -81,18 +119,28 @@ impl Search<'_> {
             }
             return Ok(());
         }
-        let left_after = (cells - i - 1) as u32;
+        let left_after = cells - i - 1;
         for v in 1..=cage.size {
-            if (0..i).any(|j| cage.apart[i][j] && values[j] == v) {
+            if cage.domains[i] & (1 << v) == 0 || (0..i).any(|j| cage.apart[i][j] && values[j] == v) {
                 continue;
             }
             let sum = sum + u64::from(v);
-            let product = product.saturating_mul(u64::from(v));
-            if !reachable(cage, cells, left_after, sum, product) {
+            let rest = rest.as_ref().and_then(|r| r.divided_exactly(u32::from(v)));
+            let rest = rest.filter(|r| r <= &self.goal.powers[left_after]);
+            let n = u64::from(cage.size);
+            let sum_open =
+                || self.goal.small.is_some_and(|t| sum + left_after as u64 <= t && sum + left_after as u64 * n >= t);
+            let open = match cage.op {
+                Op::Add => sum_open(),
+                Op::Mul => rest.is_some(),
+                Op::Any if cells >= 3 => rest.is_some() || sum_open(),
+                _ => true,
+            };
+            if !open {
                 continue;
             }
             values.push(v);
-            let result = self.extend(values, sum, product);
+            let result = self.extend(values, sum, rest);
             values.pop();
             result?;
         }
@@ -100,33 +148,25 @@ impl Search<'_> {
     }
 }
 
-/// Whether `left` more cells can still take a partial sum or product to the
-/// target under the cage's op (pairs are checked only when complete).
-fn reachable(cage: &CageShape, cells: usize, left: u32, sum: u64, product: u64) -> bool {
-    let n = u64::from(cage.size);
-    let t = cage.target;
-    let sum_ok = || sum + u64::from(left) <= t && sum + u64::from(left) * n >= t;
-    let product_ok = || t % product == 0 && n.saturating_pow(left) >= t / product;
-    match cage.op {
-        Op::Add => sum_ok(),
-        Op::Mul => product_ok(),
-        Op::Any if cells >= 3 => sum_ok() || product_ok(),
-        _ => true,
-    }
-}
-
-/// Whether complete `values` satisfy the op and target.
-fn satisfied(op: Op, target: u64, values: &[u8]) -> bool {
+/// Whether complete `values` satisfy the op and the target (`small` when it
+/// fits in a u64; `rest` is what their product leaves of it, if it divides it).
+fn satisfied(op: Op, small: Option<u64>, values: &[u8], rest: Option<&Big>) -> bool {
+    let product_holds = rest.is_some_and(Big::is_one);
+    let Some(target) = small else {
+        // Only a product can reach a target beyond u64.
+        return matches!(op, Op::Mul | Op::Any) && values.len() >= 3 && product_holds;
+    };
     let sum: u64 = values.iter().map(|&v| u64::from(v)).sum();
-    let product = values.iter().fold(1u64, |p, &v| p.saturating_mul(u64::from(v)));
     match (op, values) {
         (Op::Add, _) => sum == target,
-        (Op::Mul, _) => product == target,
+        (Op::Mul, _) => product_holds,
         (Op::Sub, &[a, b]) => u64::from(a.abs_diff(b)) == target,
-        (Op::Div, &[a, b]) => u64::from(a.max(b)) == u64::from(a.min(b)).saturating_mul(target),
+        (Op::Div, &[a, b]) => u64::from(a.min(b)).checked_mul(target) == Some(u64::from(a.max(b))),
         (Op::Given | Op::Any, &[a]) => u64::from(a) == target,
-        (Op::Any, &[_, _]) => [Op::Add, Op::Sub, Op::Mul, Op::Div].into_iter().any(|op| satisfied(op, target, values)),
-        (Op::Any, _) => sum == target || product == target,
+        (Op::Any, &[_, _]) => {
+            [Op::Add, Op::Sub, Op::Mul, Op::Div].into_iter().any(|op| satisfied(op, small, values, rest))
+        }
+        (Op::Any, _) => sum == target || product_holds,
         _ => false,
     }
 }
@@ -141,7 +181,9 @@ mod tests {
             apart[i][j] = true;
             apart[j][i] = true;
         }
-        let cage = CageShape { op, target, size, apart: &apart };
+        let target = target.to_string();
+        let domains = vec![u32::MAX; cells];
+        let cage = CageShape { op, target: &target, size, apart: &apart, domains: &domains };
         allowed_tuples(&cage, 1_000_000).unwrap()
     }
 
@@ -188,14 +230,16 @@ mod tests {
     #[test]
     fn generation_stops_at_the_limit() {
         let apart = vec![vec![false; 12]; 12];
-        let cage = CageShape { op: Op::Add, target: 40, size: 9, apart: &apart };
+        let domains = vec![u32::MAX; 625];
+        let cage = CageShape { op: Op::Add, target: "40", size: 9, apart: &apart, domains: &domains };
         assert_eq!(allowed_tuples(&cage, 1000), Err(Refused::TooMany));
         // A whole 25x25 Latin square as one cage: the plain search dead-ends
         // too often to finish, and is cut off by the step budget.
         let n = 25;
         let apart: Vec<Vec<bool>> =
             (0..n * n).map(|a| (0..n * n).map(|b| a != b && (a / n == b / n || a % n == b % n)).collect()).collect();
-        let cage = CageShape { op: Op::Add, target: 25 * 325, size: 25, apart: &apart };
+        let target = (25 * 325).to_string();
+        let cage = CageShape { op: Op::Add, target: &target, size: 25, apart: &apart, domains: &domains };
         assert!(matches!(allowed_tuples(&cage, 1000), Err(Refused::TooLong(_))));
     }
 }
