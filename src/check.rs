@@ -9,6 +9,45 @@ use std::time::{Duration, Instant};
 use crate::backend::{SolveError, Solver, Stats};
 use crate::puzzle::{Cage, Grid, Op, Puzzle};
 use crate::verify::{Violation, verify};
+use sha2::{Digest, Sha256};
+
+/// An order-independent digest of a set of grids, kept in constant memory
+/// however many there are: the count, and the sums, mod 2^128, of a 128-bit
+/// hash of each grid (the first half of its SHA-256) and of that hash
+/// squared. Two sets of equal counts and equal sums differ only by a
+/// collision of these sums; the squares catch a grid returned twice in
+/// place of a missing one, which keeps the count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SetDigest {
+    /// Grids added.
+    pub count: u64,
+    /// The sum of their hashes, mod 2^128.
+    pub sum: u128,
+    /// The sum of their hashes squared, mod 2^128.
+    pub squares: u128,
+}
+
+impl SetDigest {
+    /// Adds one grid.
+    pub fn add(&mut self, grid: &Grid) {
+        let mut bytes = Vec::with_capacity(grid.values().len() + 1);
+        bytes.push(grid.size() as u8);
+        bytes.extend_from_slice(grid.values());
+        let hash = Sha256::digest(&bytes);
+        let h = u128::from_le_bytes(hash[..16].try_into().expect("SHA-256 has 32 bytes"));
+        self.count += 1;
+        // Sums mod 2^128 by design: the digest is a sum in that ring.
+        self.sum = self.sum.wrapping_add(h);
+        self.squares = self.squares.wrapping_add(h.wrapping_mul(h));
+    }
+}
+
+/// `COUNT:SUM:SQUARES`, the sums in hexadecimal.
+impl fmt::Display for SetDigest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{:032x}:{:032x}", self.count, self.sum, self.squares)
+    }
+}
 
 /// What one solver returned.
 #[derive(Clone, Debug)]
@@ -19,6 +58,8 @@ pub struct Run {
     pub count: u64,
     /// Whether the solver ran to the end rather than to the limit.
     pub complete: bool,
+    /// The digest of every solution returned.
+    pub digest: SetDigest,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The solver's statistics.
@@ -53,11 +94,16 @@ pub enum Disagreement {
         /// The solution.
         grid: Grid,
     },
-    /// The counts differ where a limit cut a run short, so that the sets
-    /// cannot be compared.
+    /// The counts differ.
     Counts {
         /// Each solver's name, count and whether it ran to the end.
         counts: Vec<(String, u64, bool)>,
+    },
+    /// Solvers that ran to the end returned as many solutions, too many to
+    /// store, but different sets: their digests differ.
+    Digests {
+        /// Each solver's name and digest.
+        digests: Vec<(String, SetDigest)>,
     },
 }
 
@@ -77,6 +123,10 @@ impl fmt::Display for Disagreement {
                     .map(|(name, count, complete)| format!("{name} {count}{}", if *complete { "" } else { "+" }))
                     .collect();
                 write!(f, "the counts differ: {}", parts.join(", "))
+            }
+            Disagreement::Digests { digests } => {
+                let parts: Vec<String> = digests.iter().map(|(name, digest)| format!("{name} {digest}")).collect();
+                write!(f, "as many solutions, but different sets (digests {})", parts.join(", "))
             }
         }
     }
@@ -98,16 +148,37 @@ impl Report {
     }
 }
 
-/// Runs each named solver on `puzzle`, up to `limit` solutions each, and
-/// compares: every grid must pass [`verify`], none may repeat, and the
-/// solution sets must be equal. Where the limit cut a run short, the sets
+/// How far a cross-check goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop each solver after this many solutions (`None`: run to the end).
+    /// Sets cut short cannot be compared; their counts are.
+    pub stop: Option<u64>,
+    /// Keep at most this many grids of each solver in memory, to compare
+    /// the sets grid by grid and name a missing grid or a repeat. Past it,
+    /// sets are compared by count and [`SetDigest`], in constant memory.
+    pub store: usize,
+}
+
+impl Limits {
+    /// Stop at `stop` solutions (if any), and store up to 10,000 grids.
+    pub fn new(stop: Option<u64>) -> Self {
+        Limits { stop, store: 10_000 }
+    }
+}
+
+/// Runs each named solver on `puzzle` and compares: every grid must pass
+/// [`verify`], none may repeat (among those stored), and the solution sets
+/// must be equal: grid by grid while they fit in `limits.store`, by count
+/// and digest past it. Where `limits.stop` cut a run short, the sets
 /// cannot be compared and the counts (all at the limit) are.
-pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Option<u64>) -> Result<Report, SolveError> {
+pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limits: Limits) -> Result<Report, SolveError> {
     let mut runs = Vec::new();
     let mut sets: Vec<HashSet<Grid>> = Vec::new();
     let mut disagreement = None;
     for &(name, solver) in solvers {
         let mut set = HashSet::new();
+        let mut digest = SetDigest::default();
         let mut problem = None;
         let started = Instant::now();
         let stats = solver.enumerate(puzzle, &mut |grid| {
@@ -115,11 +186,12 @@ pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Opti
                 problem = Some(Disagreement::Invalid { solver: name.to_string(), grid: grid.clone(), violation });
                 return ControlFlow::Break(());
             }
-            if !set.insert(grid.clone()) {
+            if set.len() < limits.store && !set.insert(grid.clone()) {
                 problem = Some(Disagreement::Repeated { solver: name.to_string(), grid: grid.clone() });
                 return ControlFlow::Break(());
             }
-            if limit.is_some_and(|l| set.len() as u64 >= l) {
+            digest.add(grid);
+            if limits.stop.is_some_and(|l| digest.count >= l) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -127,7 +199,8 @@ pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Opti
         })?;
         let elapsed = started.elapsed();
         disagreement = disagreement.or(problem);
-        runs.push(Run { name: name.to_string(), count: set.len() as u64, complete: stats.complete, elapsed, stats });
+        let (count, complete) = (digest.count, stats.complete);
+        runs.push(Run { name: name.to_string(), count, complete, digest, elapsed, stats });
         sets.push(set);
     }
     if disagreement.is_none() {
@@ -137,7 +210,9 @@ pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Opti
 }
 
 fn compare(runs: &[Run], sets: &[HashSet<Grid>]) -> Option<Disagreement> {
-    if runs.iter().all(|r| r.complete) {
+    let complete = runs.iter().all(|r| r.complete);
+    let all_stored = runs.iter().zip(sets).all(|(r, s)| r.count == s.len() as u64);
+    if complete && all_stored {
         for (i, a) in sets.iter().enumerate() {
             for (j, b) in sets.iter().enumerate() {
                 if let Some(grid) = a.iter().filter(|g| !b.contains(*g)).min() {
@@ -148,17 +223,22 @@ fn compare(runs: &[Run], sets: &[HashSet<Grid>]) -> Option<Disagreement> {
         }
         return None;
     }
-    let same = runs.iter().all(|r| r.count == runs[0].count);
-    (!same)
-        .then(|| Disagreement::Counts { counts: runs.iter().map(|r| (r.name.clone(), r.count, r.complete)).collect() })
+    if runs.iter().any(|r| r.count != runs[0].count) {
+        return Some(Disagreement::Counts {
+            counts: runs.iter().map(|r| (r.name.clone(), r.count, r.complete)).collect(),
+        });
+    }
+    let same_sets = runs.iter().all(|r| r.digest == runs[0].digest);
+    (complete && !same_sets)
+        .then(|| Disagreement::Digests { digests: runs.iter().map(|r| (r.name.clone(), r.digest)).collect() })
 }
 
 /// Makes a puzzle on which the solvers disagree smaller while they still
 /// disagree: drops cages (clues, for a Sudoku) one at a time, then merges
 /// neighbouring `+` or `*` cages (their targets added or multiplied, so a
 /// solution of both stays a solution). Returns the smallest puzzle found.
-pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limit: Option<u64>) -> Result<Puzzle, SolveError> {
-    let disagrees = |p: &Puzzle| cross_check(p, solvers, limit).map(|r| !r.agree());
+pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limits: Limits) -> Result<Puzzle, SolveError> {
+    let disagrees = |p: &Puzzle| cross_check(p, solvers, limits).map(|r| !r.agree());
     let mut current = puzzle.clone();
     'smaller: loop {
         let cages = current.cages();
@@ -247,20 +327,75 @@ mod tests {
         }
     }
 
+    /// A solver that returns its `twice`-th solution again in place of its
+    /// `skip`-th: the count stays right, the set does not.
+    struct Trading {
+        skip: usize,
+        twice: usize,
+    }
+
+    impl Solver for Trading {
+        fn enumerate(
+            &self,
+            puzzle: &Puzzle,
+            on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        ) -> Result<Stats, SolveError> {
+            let mut seen = 0;
+            let mut kept = None;
+            let stats = Backend::Native.enumerate(puzzle, &mut |grid| {
+                seen += 1;
+                if seen == self.twice {
+                    kept = Some(grid.clone());
+                }
+                if seen == self.skip { ControlFlow::Continue(()) } else { on_solution(grid) }
+            })?;
+            let _ = on_solution(&kept.expect("enough solutions"));
+            Ok(stats)
+        }
+    }
+
+    #[test]
+    fn past_the_store_sets_are_compared_by_digest() {
+        let solvers: [(&str, &dyn Solver); 2] =
+            [("native", &Backend::Native), ("trading", &Trading { skip: 300, twice: 20 })];
+        // All 576 stored: the repeat is caught grid by grid.
+        let report = cross_check(&latin(4), &solvers, Limits::new(None)).unwrap();
+        assert!(matches!(report.disagreement, Some(Disagreement::Repeated { .. })), "{:?}", report.disagreement);
+        // Only 10 stored: same counts, different digests.
+        let report = cross_check(&latin(4), &solvers, Limits { stop: None, store: 10 }).unwrap();
+        assert_eq!(report.runs[0].count, report.runs[1].count);
+        assert!(matches!(report.disagreement, Some(Disagreement::Digests { .. })), "{:?}", report.disagreement);
+        // The same set in another order has the same digest.
+        let mut forward = SetDigest::default();
+        let mut backward = SetDigest::default();
+        let (grids, _) = Backend::Native.solutions(&latin(3), None).unwrap();
+        grids.iter().for_each(|g| forward.add(g));
+        grids.iter().rev().for_each(|g| backward.add(g));
+        assert_eq!(forward, backward);
+        assert_eq!(forward.count, 12);
+        let agreeing = [("native", &Backend::Native as &dyn Solver), ("sat", &Backend::Sat)];
+        let report = cross_check(&latin(4), &agreeing, Limits { stop: None, store: 10 }).unwrap();
+        assert!(report.agree(), "{:?}", report.disagreement);
+        assert_eq!(report.runs[0].digest, report.runs[1].digest);
+    }
+
     fn latin(n: usize) -> Puzzle {
         Puzzle::new(n, vec![], vec![]).unwrap()
     }
 
     #[test]
     fn agreeing_backends() {
-        let report = cross_check(&latin(4), &[("native", &Backend::Native), ("sat", &Backend::Sat)], None).unwrap();
+        let report =
+            cross_check(&latin(4), &[("native", &Backend::Native), ("sat", &Backend::Sat)], Limits::new(None)).unwrap();
         assert!(report.agree(), "{:?}", report.disagreement);
         assert_eq!(report.runs.iter().map(|r| r.count).collect::<Vec<_>>(), [576, 576]);
     }
 
     #[test]
     fn a_dropped_solution_is_caught_and_shown() {
-        let report = cross_check(&latin(3), &[("native", &Backend::Native), ("dropping", &Dropping(5))], None).unwrap();
+        let report =
+            cross_check(&latin(3), &[("native", &Backend::Native), ("dropping", &Dropping(5))], Limits::new(None))
+                .unwrap();
         let Some(Disagreement::Missing { found_by, missed_by, .. }) = report.disagreement else {
             panic!("{:?}", report.disagreement);
         };
@@ -269,20 +404,20 @@ mod tests {
 
     #[test]
     fn repeated_and_invalid_grids_are_caught() {
-        let report = cross_check(&latin(3), &[("faulty", &Faulty { repeat: true })], None).unwrap();
+        let report = cross_check(&latin(3), &[("faulty", &Faulty { repeat: true })], Limits::new(None)).unwrap();
         assert!(matches!(report.disagreement, Some(Disagreement::Repeated { .. })));
-        let report = cross_check(&latin(3), &[("faulty", &Faulty { repeat: false })], None).unwrap();
+        let report = cross_check(&latin(3), &[("faulty", &Faulty { repeat: false })], Limits::new(None)).unwrap();
         assert!(matches!(report.disagreement, Some(Disagreement::Invalid { .. })));
     }
 
     #[test]
     fn limits_compare_counts() {
         let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
-        let report = cross_check(&latin(4), &solvers, Some(100)).unwrap();
+        let report = cross_check(&latin(4), &solvers, Limits::new(Some(100))).unwrap();
         assert!(report.agree());
         assert!(report.runs.iter().all(|r| r.count == 100 && !r.complete));
         let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("dropping", &Dropping(1))];
-        let report = cross_check(&latin(3), &solvers, Some(12)).unwrap();
+        let report = cross_check(&latin(3), &solvers, Limits::new(Some(12))).unwrap();
         assert!(matches!(report.disagreement, Some(Disagreement::Counts { .. })), "{:?}", report.disagreement);
     }
 }

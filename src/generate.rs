@@ -110,10 +110,12 @@ impl KenKenOptions {
             |chance: f64, low: f64, high: f64| if rng.random_bool(chance) { rng.random_range(low..=high) } else { 0.0 };
         let (uncaged, scattered, wild, perturb) =
             (share(0.25, 0.05, 0.3), share(0.25, 0.1, 0.6), share(0.15, 0.05, 0.25), share(0.2, 0.02, 0.1));
-        let large = size > 9;
+        // Large grids get small cages, so many givens and pairs: the native
+        // search has heavy tails on large puzzles with big cages.
+        let large = size > 12;
         KenKenOptions {
             size,
-            max_cage: rng.random_range(1..=if large { 4 } else { 6 }),
+            max_cage: rng.random_range(1..=if large { 2 } else { 6 }),
             noop: rng.random_bool(0.3),
             perturb,
             boxes: BoxShape::default_for(size).filter(|_| rng.random_bool(0.3)),

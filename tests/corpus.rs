@@ -1,10 +1,13 @@
 //! Every puzzle in `puzzles/` on every backend: the count recorded in
-//! `puzzles/counts.tsv`, every solution passing `verify`, none repeated.
+//! `puzzles/counts.tsv`, every solution passing `verify`, none repeated,
+//! and the same solution set on every backend: grid by grid up to 5,000
+//! solutions, by digest (count and sums of grid hashes) for all of them.
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use cagey::check::SetDigest;
 use cagey::format::{self, ParseOptions};
 use cagey::{Backend, Grid, Puzzle, Solver, verify};
 
@@ -53,43 +56,45 @@ fn every_puzzle_file_is_in_the_manifest() {
     }
 }
 
-/// Every solution, each verified; the grids are kept (to check that none
-/// repeats and to compare backends) only up to `store` of them.
-fn solutions_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> (u64, HashSet<Grid>) {
+/// Every solution, each verified, and the digest of the whole set; the
+/// grids are kept (to check that none repeats and to compare backends grid
+/// by grid) only up to `store` of them.
+fn solutions_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> (SetDigest, HashSet<Grid>) {
     let mut seen: HashSet<Grid> = HashSet::new();
-    let mut count = 0;
+    let mut digest = SetDigest::default();
     let stats = backend
         .enumerate(puzzle, &mut |grid| {
             verify(puzzle, grid).unwrap_or_else(|v| panic!("{backend} returned an invalid grid ({v}):\n{grid}"));
             if seen.len() < store {
                 assert!(seen.insert(grid.clone()), "{backend} returned a grid twice:\n{grid}");
             }
-            count += 1;
+            digest.add(grid);
             ControlFlow::Continue(())
         })
         .unwrap();
     assert!(stats.complete);
-    assert_eq!(stats.solutions, count);
-    (count, seen)
+    assert_eq!(stats.solutions, digest.count);
+    (digest, seen)
 }
 
-/// Puzzles with at most this many solutions are compared as sets.
+/// Puzzles with at most this many solutions are also compared grid by grid.
 const SET_LIMIT: u64 = 5_000;
 
 #[test]
 fn every_puzzle_has_its_known_count_and_the_same_solutions_on_every_backend() {
     for ((file, index), &expected) in &manifest() {
         let puzzle = &load(file)[*index];
-        let mut sets = Vec::new();
+        let mut runs = Vec::new();
         for backend in Backend::ALL {
-            let (count, set) = solutions_verified(backend, puzzle, SET_LIMIT as usize);
-            assert_eq!(count, expected, "{backend}: {file} #{index}");
-            sets.push((backend, set));
+            let (digest, set) = solutions_verified(backend, puzzle, SET_LIMIT as usize);
+            assert_eq!(digest.count, expected, "{backend}: {file} #{index}");
+            runs.push((backend, digest, set));
         }
-        if expected <= SET_LIMIT {
-            let (first, reference) = &sets[0];
-            for (backend, set) in &sets[1..] {
-                assert!(set == reference, "{first} and {backend} disagree on {file} #{index}");
+        let (first, digest, set) = &runs[0];
+        for (backend, other_digest, other_set) in &runs[1..] {
+            assert_eq!(digest, other_digest, "{first} and {backend} return different sets on {file} #{index}");
+            if expected <= SET_LIMIT {
+                assert!(set == other_set, "{first} and {backend} disagree on {file} #{index}");
             }
         }
     }

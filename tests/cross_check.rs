@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use cagey::check::{Disagreement, cross_check};
+use cagey::check::{Disagreement, Limits, cross_check};
 use cagey::generate::{self, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, Grid, Puzzle, Solver, verify};
 use proptest::prelude::*;
@@ -36,7 +36,7 @@ fn sudoku(size: usize, seed: u64, clues: f64, perturb: f64) -> Puzzle {
 }
 
 fn assert_backends_agree(puzzle: &Puzzle) -> Result<(), TestCaseError> {
-    let report = cross_check(puzzle, &BACKENDS, Some(CAP)).unwrap();
+    let report = cross_check(puzzle, &BACKENDS, Limits::new(Some(CAP))).unwrap();
     prop_assert!(report.agree(), "{}\n{puzzle:?}", report.disagreement.unwrap());
     Ok(())
 }
@@ -165,7 +165,7 @@ fn a_planted_fault_is_caught_within_a_few_cases() {
     let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
     let caught = (0..50).find(|&seed| {
         let puzzle = kenken(4, seed, 3, false, 0.0);
-        let report = cross_check(&puzzle, &solvers, Some(CAP)).unwrap();
+        let report = cross_check(&puzzle, &solvers, Limits::new(Some(CAP))).unwrap();
         matches!(report.disagreement, Some(Disagreement::Missing { .. } | Disagreement::Invalid { .. }))
     });
     assert!(caught.is_some(), "the mutant survived 50 random 4x4 puzzles");
@@ -180,7 +180,7 @@ fn shrinking_brings_a_failure_down_to_a_simpler_puzzle() {
     let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
     let first_failure = std::cell::Cell::new(None);
     let result = runner.run(&(2usize..=6, any::<u64>()), |(size, seed)| {
-        let report = cross_check(&kenken(size, seed, 3, false, 0.0), &solvers, Some(CAP)).unwrap();
+        let report = cross_check(&kenken(size, seed, 3, false, 0.0), &solvers, Limits::new(Some(CAP))).unwrap();
         if !report.agree() && first_failure.get().is_none() {
             first_failure.set(Some((size, seed)));
         }
@@ -200,9 +200,9 @@ fn fuzz_shrinking_keeps_the_disagreement_and_drops_the_rest() {
     let text = "# 3\n- 1 A1 A2\n+ 3 B1 C1\n* 6 B2 B3 C3\n";
     let puzzle = cagey::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
     let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("mutant", &SubIsAdd)];
-    assert!(!cross_check(&puzzle, &solvers, None).unwrap().agree());
-    let small = cagey::check::shrink(&puzzle, &solvers, None).unwrap();
-    assert!(!cross_check(&small, &solvers, None).unwrap().agree());
+    assert!(!cross_check(&puzzle, &solvers, Limits::new(None)).unwrap().agree());
+    let small = cagey::check::shrink(&puzzle, &solvers, Limits::new(None)).unwrap();
+    assert!(!cross_check(&small, &solvers, Limits::new(None)).unwrap().agree());
     assert_eq!(small.cages().len(), 1, "only the '-' cage is needed:\n{small:?}");
     assert_eq!(small.cages()[0].op(), cagey::Op::Sub);
 }

@@ -52,13 +52,17 @@ Examples:
       (unsatisfiable exactly when found.txt holds every solution)")]
     Cnf(CnfArgs),
     /// Run both backends on every puzzle and compare their solution sets.
-    #[command(after_help = "Prints a table: puzzle, count native, count SAT, agree, time native, time SAT.
-Every solution is also checked by the plain verifier. Exit status 1 on any disagreement,
-after printing a solution one backend found and the other did not.
+    #[command(after_help = "Prints a table: puzzle, count native, count SAT, agree, time native, time SAT, and
+the digest of the solution set (COUNT:SUM:SQUARES: the sums, mod 2^128, of a 128-bit hash of
+each grid and of its square; equal sets have equal digests, in any order). Every solution is
+also checked by the plain verifier. Sets of up to --store grids are compared grid by grid,
+larger ones by digest. Exit status 1 on any disagreement, after printing a solution one
+backend found and the other did not, or both digests.
 
 Examples:
   cagey check puzzles/kenken/*.txt
-  cagey check --limit 1000 puzzles/sudoku/empty-5x5.txt   (compares counts up to 1000)")]
+  cagey check puzzles/sudoku/empty-5x5.txt                (161,280 grids, compared by digest)
+  cagey check --limit 1000 puzzles/sudoku/empty-5x5.txt   (stops at 1000: compares counts)")]
     Check(CheckArgs),
     /// Print random puzzles planted on a random solution, in the formats cagey reads.
     #[command(after_help = "The same seed always gives the same puzzles.
@@ -172,9 +176,14 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub input: PuzzleFiles,
 
-    /// Compare at most N solutions per backend; beyond that only the counts are compared.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 100_000)]
+    /// Stop each backend after N solutions; sets cut short are compared by count only.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 1_000_000)]
     pub limit: u64,
+
+    /// Keep up to N solutions per backend to compare grid by grid (and name a missing one);
+    /// past that, the full sets are compared by an order-independent digest in constant memory.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub store: usize,
 
     /// With a SAT backend: refuse a cage with more allowed tuples than this.
     #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
@@ -300,7 +309,8 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 2_000)]
     pub limit: u64,
 
-    /// Refuse (and stop at) a cage with more allowed tuples than this in the SAT encoding.
+    /// Refuse a cage with more allowed tuples than this in the SAT encoding: such cases are
+    /// counted as skipped, not compared.
     #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
     pub tuple_limit: usize,
 

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use cagey::check::cross_check;
+use cagey::check::{Limits, cross_check};
 use cagey::{Backend, Engine, Solver};
 
 use super::args::CheckArgs;
@@ -17,12 +17,12 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
     let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
     writeln!(
         out,
-        "{:width$}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}",
+        "{:width$}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  digest",
         "puzzle", "native", "sat", "agree", "native ms", "sat ms"
     )?;
     let mut answer = Answer::Positive;
     for entry in &entries {
-        let report = cross_check(&entry.puzzle, &solvers, Some(args.limit))
+        let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
             .map_err(|error| CliError::Solve { label: entry.label(), error })?;
         let count = |i: usize| {
             let run = &report.runs[i];
@@ -30,9 +30,14 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         };
         let ms = |i: usize| format!("{:.2}", report.runs[i].elapsed.as_secs_f64() * 1e3);
         let agree = if report.agree() { "yes" } else { "NO" };
+        // The digest of a run cut short is of a partial set: none is shown.
+        let digest = match &report.runs[..] {
+            [a, b] if a.complete && b.complete && a.digest == b.digest => a.digest.to_string(),
+            _ => "-".to_string(),
+        };
         writeln!(
             out,
-            "{:width$}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}",
+            "{:width$}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {digest}",
             entry.label(),
             count(0),
             count(1),

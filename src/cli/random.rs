@@ -5,9 +5,10 @@ use std::io::{IsTerminal, Write};
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
-use cagey::check::{Report, cross_check, shrink};
+use cagey::check::{Limits, Report, cross_check, shrink};
 use cagey::format::{Boxes, Format, kenken, sudoku};
-use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
+use cagey::generate::{self, Features, GenerateError, Generated, KenKenOptions, SudokuOptions};
+use cagey::sat::SatError;
 use cagey::{Backend, BoxShape, Engine, Puzzle, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngExt;
@@ -178,7 +179,9 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     ];
     // `dyn Solver` is not `Sync`, so each thread makes its own list.
     let solvers = || engines.each_ref().map(|(name, engine)| (*name, engine as &dyn Solver));
-    let run = |case: u64| -> Result<Case, SolveError> {
+    // A case the SAT encoding refuses (a cage with too many tuples) is
+    // counted, not compared.
+    let run = |case: u64| -> Result<Option<Case>, SolveError> {
         let mut rng = generate::rng(args.seed, case);
         let size = rng.random_range(range.0..=range.1);
         let puzzle = match make(&shape, size, range.0..=range.1, false, &mut rng) {
@@ -186,8 +189,11 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
             Err(GenerateError::Solve(error)) => return Err(error),
             Err(error) => unreachable!("only unique mode confirms: {error}"),
         };
-        let report = cross_check(&puzzle, &solvers(), Some(args.limit))?;
-        Ok(Case { puzzle, report })
+        match cross_check(&puzzle, &solvers(), Limits::new(Some(args.limit))) {
+            Ok(report) => Ok(Some(Case { puzzle, report })),
+            Err(SolveError::Sat(SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. })) => Ok(None),
+            Err(error) => Err(error),
+        }
     };
 
     let bar = if std::io::stderr().is_terminal() { ProgressBar::new(args.cases) } else { ProgressBar::hidden() };
@@ -197,17 +203,25 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build().map_err(std::io::Error::other)?;
     let started = Instant::now();
     let mut tally = [0u64; 3];
+    let mut features = [0u64; Features::NAMES.len()];
+    let mut refused = 0u64;
     let batch = 16 * pool.current_num_threads() as u64;
     for first in (0..args.cases).step_by(batch as usize) {
         let cases: Vec<u64> = (first..(first + batch).min(args.cases)).collect();
         let results: Vec<_> = pool.install(|| cases.par_iter().map(|&c| (c, run(c))).collect());
         for (case, result) in results {
-            let Case { puzzle, report } =
-                result.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+            let outcome = result.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
             bar.inc(1);
+            let Some(Case { puzzle, report }) = outcome else {
+                refused += 1;
+                continue;
+            };
+            for (seen, used) in features.iter_mut().zip(Features::of(&puzzle).flags()) {
+                *seen += u64::from(used);
+            }
             if let Some(disagreement) = &report.disagreement {
                 bar.abandon();
-                let small = shrink(&puzzle, &solvers(), Some(args.limit))
+                let small = shrink(&puzzle, &solvers(), Limits::new(Some(args.limit)))
                     .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
                 std::fs::create_dir_all(&args.out)
                     .map_err(|error| CliError::Write { path: args.out.clone(), error })?;
@@ -237,12 +251,17 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     writeln!(
         out,
         "{} cases, all agree: {} with no solution, {} with one, {} with several; {:.0} cases/s",
-        args.cases,
+        args.cases - refused,
         tally[0],
         tally[1],
         tally[2],
         args.cases as f64 / seconds.max(1e-9)
     )?;
+    let used: Vec<String> = Features::NAMES.iter().zip(features).map(|(name, k)| format!("{name} {k}")).collect();
+    writeln!(out, "cases with each feature: {}", used.join(", "))?;
+    if refused > 0 {
+        writeln!(out, "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit)")?;
+    }
     out.flush()?;
     Ok(Answer::Positive)
 }
