@@ -1,8 +1,14 @@
-//! The native and SAT backends share nothing but the puzzle model: neither
-//! may reach into the other, the checker, the cross-check or any other part
-//! of the crate, so that a bug in one cannot hide in the other.
+//! The native and SAT backends and the checker share nothing but the
+//! puzzle model's data: none may reach into another, the cross-check or any
+//! other part of the crate, nor call behaviour of the model, so that a bug
+//! in one cannot hide in another. The one thing they share beyond data is
+//! the geometry of groups (rows, columns, boxes), checked here against a
+//! construction of its own.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+
+use cagey::{BoxShape, Cell, Puzzle};
 
 fn sources(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -17,11 +23,76 @@ fn sources(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// The independent components: each directory or file, on its own.
+fn components() -> Vec<Vec<(String, String)>> {
+    let verify = "src/verify.rs";
+    vec![
+        sources(Path::new("src/native")),
+        sources(Path::new("src/sat")),
+        vec![(verify.to_string(), std::fs::read_to_string(verify).unwrap())],
+    ]
+}
+
+/// Public items of `puzzle.rs` that the components may use: the model's
+/// data and its constructors.
+const DATA: &[&str] = &[
+    "MAX_SIZE", "Cell", "new", "index", "Op", "ALL", "Target", "digits", "Cage", "op", "target", "cells", "Group",
+    "Puzzle", "size", "groups", "extra_groups", "cages", "Grid", "get", "values", "rows",
+];
+
+/// Public items of `puzzle.rs` that are behaviour (parsing, printing,
+/// rules, geometry): the components must not use them.
+const BEHAVIOUR: &[&str] = &[
+    "symbol",
+    "from_symbol",
+    "allows_cell_count",
+    "cell_count_rule",
+    "from_decimal",
+    "BoxShape",
+    "default_for",
+    "sudoku",
+    "uncaged_cells",
+    "value_symbol",
+];
+
+/// Every `pub` fn, const, struct and enum name in `puzzle.rs`.
+fn public_items_of_the_model() -> BTreeSet<String> {
+    let text = std::fs::read_to_string("src/puzzle.rs").unwrap();
+    let mut names = BTreeSet::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace().peekable();
+        if words.next() != Some("pub") {
+            continue;
+        }
+        let mut kind = words.next().unwrap_or("");
+        if kind == "const" && words.peek() == Some(&"fn") {
+            kind = words.next().unwrap();
+        }
+        if ["fn", "const", "struct", "enum", "type"].contains(&kind) {
+            let name: String =
+                words.next().unwrap_or("").chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            names.insert(name);
+        }
+    }
+    names
+}
+
 #[test]
-fn backends_use_nothing_of_the_crate_but_the_puzzle_model() {
-    for dir in ["src/native", "src/sat"] {
-        let files = sources(Path::new(dir));
-        assert!(!files.is_empty(), "{dir} has no sources");
+fn every_public_item_of_the_model_is_classed_as_data_or_behaviour() {
+    for name in public_items_of_the_model() {
+        assert!(
+            DATA.contains(&name.as_str()) || BEHAVIOUR.contains(&name.as_str()),
+            "puzzle.rs has a new public item '{name}': add it to DATA if it is the model's data, \
+             or to BEHAVIOUR (which the backends and the checker may not use) if it computes anything"
+        );
+    }
+    assert!(public_items_of_the_model().contains("digits"), "the scan finds the model's items");
+}
+
+#[test]
+fn backends_and_checker_use_nothing_of_the_crate_but_the_model_data() {
+    for files in components() {
+        assert!(!files.is_empty());
         for (path, text) in files {
             for (at, _) in text.match_indices("crate::") {
                 let rest = &text[at + "crate::".len()..];
@@ -30,6 +101,56 @@ fn backends_use_nothing_of_the_crate_but_the_puzzle_model() {
             for name in ["super::super", "cagey::"] {
                 assert!(!text.contains(name), "{path} reaches outside its module through {name}");
             }
+            for name in BEHAVIOUR {
+                let used = text.match_indices(name).any(|(at, _)| {
+                    let before = text[..at].chars().next_back().unwrap_or(' ');
+                    let after = text[at + name.len()..].chars().next().unwrap_or(' ');
+                    !(before.is_alphanumeric() || before == '_') && !(after.is_alphanumeric() || after == '_')
+                });
+                assert!(!used, "{path} uses {name} of the model, which is behaviour, not data");
+            }
+        }
+    }
+}
+
+/// Rows, columns and boxes built here, cell by cell, with no help from
+/// the model.
+fn independent_groups(n: usize, boxes: Option<(usize, usize)>) -> BTreeSet<BTreeSet<(usize, usize)>> {
+    let mut groups = BTreeSet::new();
+    for i in 0..n {
+        groups.insert((0..n).map(|j| (i, j)).collect());
+        groups.insert((0..n).map(|j| (j, i)).collect());
+    }
+    if let Some((h, w)) = boxes {
+        for band in 0..n / h {
+            for stack in 0..n / w {
+                let mut cells = BTreeSet::new();
+                for k in 0..n {
+                    cells.insert((band * h + k / w, stack * w + k % w));
+                }
+                groups.insert(cells);
+            }
+        }
+    }
+    groups
+}
+
+#[test]
+fn group_geometry_matches_an_independent_construction() {
+    for n in 1..=25 {
+        let mut shapes: Vec<Option<(usize, usize)>> = vec![None];
+        shapes.extend((1..=n).filter(|h| n % h == 0).map(|h| Some((h, n / h))));
+        for shape in shapes {
+            let boxes = shape.map(|(rows, cols)| BoxShape { rows, cols });
+            let puzzle = Puzzle::sudoku(n, boxes, &vec![0; n * n]).unwrap();
+            let model: BTreeSet<BTreeSet<(usize, usize)>> = puzzle
+                .groups()
+                .iter()
+                .map(|g| g.cells().iter().map(|&Cell { row, col }| (row, col)).collect())
+                .collect();
+            assert_eq!(model, independent_groups(n, shape), "{n}x{n} with boxes {shape:?}");
+            let expected_groups = 2 * n + shape.map_or(0, |_| n);
+            assert_eq!(puzzle.groups().len(), expected_groups, "{n}x{n} with boxes {shape:?}");
         }
     }
 }

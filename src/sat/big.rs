@@ -24,7 +24,7 @@ impl Big {
 
     /// The number written in decimal, or `None` if it has more digits than
     /// any product of a grid's values.
-    pub fn from_decimal(digits: &str) -> Option<Big> {
+    pub fn read_decimal(digits: &str) -> Option<Big> {
         if digits.len() > MAX_DIGITS {
             return None;
         }
@@ -101,9 +101,9 @@ mod tests {
 
     #[test]
     fn reads_multiplies_divides_and_compares_exactly() {
-        let max = Big::from_decimal("18446744073709551615").unwrap();
+        let max = Big::read_decimal("18446744073709551615").unwrap();
         assert_eq!(max, Big::from_u64(u64::MAX));
-        let two_to_64 = Big::from_decimal("18446744073709551616").unwrap();
+        let two_to_64 = Big::read_decimal("18446744073709551616").unwrap();
         assert!(max < two_to_64);
         assert_eq!(Big::from_u64(1 << 63).times(2), two_to_64);
         assert_eq!(two_to_64.divided_exactly(2), Some(Big::from_u64(1 << 63)));
@@ -119,12 +119,12 @@ mod tests {
         for v in 1..=25 {
             factorial = factorial.times(v);
         }
-        assert_eq!(factorial, Big::from_decimal("15511210043330985984000000").unwrap());
+        assert_eq!(factorial, Big::read_decimal("15511210043330985984000000").unwrap());
         for v in (1..=25).rev() {
             factorial = factorial.divided_exactly(v).unwrap();
         }
         assert!(factorial.is_one());
-        assert_eq!(Big::from_decimal("0").unwrap(), Big::from_u64(0));
-        assert_eq!(Big::from_decimal(&"1".repeat(1001)), None);
+        assert_eq!(Big::read_decimal("0").unwrap(), Big::from_u64(0));
+        assert_eq!(Big::read_decimal(&"1".repeat(1001)), None);
     }
 }

@@ -74,7 +74,7 @@ impl Goal {
             powers.push(powers[k].times(u32::from(cage.size)));
         }
         let product = matches!(cage.op, Op::Mul | Op::Any)
-            .then(|| Big::from_decimal(cage.target))
+            .then(|| Big::read_decimal(cage.target))
             .flatten()
             .filter(|t| t <= &powers[cells]);
         Goal { small: cage.target.parse().ok(), product, powers }
