@@ -341,7 +341,16 @@ pub fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: boo
     let sum = || Target::from(values.iter().map(|&v| u64::from(v)).sum::<u64>());
     let product = || exact_product(&values);
     let (op, target) = match *values.as_slice() {
-        [v] => (if noop && rng.random_bool(0.5) { Op::Any } else { Op::Given }, Target::from(u64::from(v))),
+        // Mostly a given; sometimes a one-cell sum or product, which the model allows too.
+        [v] => {
+            let op = match rng.random_range(0..8) {
+                0 => Op::Add,
+                1 => Op::Mul,
+                _ if noop && rng.random_bool(0.5) => Op::Any,
+                _ => Op::Given,
+            };
+            (op, Target::from(u64::from(v)))
+        }
         [a, b] => {
             let (hi, lo) = (u64::from(a.max(b)), u64::from(a.min(b)));
             let mut choices = vec![(Op::Add, hi + lo), (Op::Mul, hi * lo)];

@@ -36,8 +36,28 @@ fn components() -> Vec<Vec<(String, String)>> {
 /// Public items of `puzzle.rs` that the components may use: the model's
 /// data and its constructors.
 const DATA: &[&str] = &[
-    "MAX_SIZE", "Cell", "new", "index", "Op", "ALL", "Target", "digits", "Cage", "op", "target", "cells", "Group",
-    "Puzzle", "size", "groups", "extra_groups", "cages", "Grid", "get", "values", "rows",
+    "MAX_SIZE",
+    "Cell",
+    "new",
+    "index",
+    "Op",
+    "ALL",
+    "Target",
+    "digits",
+    "Cage",
+    "op",
+    "target",
+    "cells",
+    "Group",
+    "Puzzle",
+    "size",
+    "groups",
+    "extra_groups",
+    "cages",
+    "Grid",
+    "get",
+    "values",
+    "rows",
 ];
 
 /// Public items of `puzzle.rs` that are behaviour (parsing, printing,

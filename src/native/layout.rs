@@ -10,7 +10,7 @@ pub(super) struct CageLayout {
     /// quotient and one-cell value does).
     pub target: Option<u64>,
     /// The target as a product of values: its exponents over the primes,
-    /// for `*` and `?` cages of three or more cells; `None` when no product
+    /// for `*` cages and `?` cages of three or more cells; `None` when no product
     /// of the grid's values reaches it.
     pub factors: Option<Factors>,
     pub cells: Vec<usize>,
@@ -78,7 +78,7 @@ impl Layout {
                 };
                 let digits = cage.target().digits();
                 let factors = match cage.op() {
-                    Op::Mul | Op::Any if cells.len() >= 3 => factors::of_target(digits, size),
+                    Op::Mul | Op::Any if cells.len() != 2 => factors::of_target(digits, size),
                     _ => None,
                 };
                 CageLayout { op: cage.op(), target: digits.parse().ok(), factors, cells, apart }
