@@ -125,7 +125,8 @@ fn backends_and_checker_use_nothing_of_the_crate_but_the_model_data() {
                 let used = text.match_indices(name).any(|(at, _)| {
                     let before = text[..at].chars().next_back().unwrap_or(' ');
                     let after = text[at + name.len()..].chars().next().unwrap_or(' ');
-                    !(before.is_alphanumeric() || before == '_') && !(after.is_alphanumeric() || after == '_')
+                    let word = |c: char| c.is_alphanumeric() || c == '_';
+                    !word(before) && !word(after)
                 });
                 assert!(!used, "{path} uses {name} of the model, which is behaviour, not data");
             }
