@@ -341,12 +341,13 @@ pub fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: boo
     let sum = || Target::from(values.iter().map(|&v| u64::from(v)).sum::<u64>());
     let product = || exact_product(&values);
     let (op, target) = match *values.as_slice() {
-        // Mostly a given; sometimes a one-cell sum or product, which the model allows too.
+        // Mostly a given; sometimes a one-cell sum or product (the model
+        // allows them), or with `noop`, a `?`.
         [v] => {
             let op = match rng.random_range(0..8) {
+                _ if noop => *[Op::Any, Op::Given].choose(rng).expect("two choices"),
                 0 => Op::Add,
                 1 => Op::Mul,
-                _ if noop && rng.random_bool(0.5) => Op::Any,
                 _ => Op::Given,
             };
             (op, Target::from(u64::from(v)))

@@ -209,6 +209,9 @@ const BAD_INPUTS: &[(&str, &str)] = &[
     ("# 4\n+ 3\n", "<stdin>:2:4: line ends early: expected one or more cells"),
     ("+ 3 A1 A2\n", "<stdin>:1:1: expected a size line '# N'"),
     ("# 30\n", "<stdin>:1:3: bad size '30': expected a whole number from 1 to 25"),
+    ("# 4\n! 5 A1\n", "<stdin>:2:3: bad given '5': a '!' cage holds a value from 1 to 4"),
+    ("# 4\n! 99999999999999999999 A1\n", "<stdin>:2:3: bad given '99999999999999999999'"),
+    ("# 4 boxes 3x3\n", "<stdin>:1:11: bad boxes '3x3': expected RxC with R times C = 4"),
     ("# 0\n", "<stdin>:1:3: bad size '0'"),
     ("", "<stdin>:1:1: no puzzle found"),
     ("\n# just a comment\n\n", "<stdin>:1:1: no puzzle found"),
@@ -404,9 +407,57 @@ fn check_prints_a_table_and_exits_0_when_backends_agree() {
     assert_eq!(&row[..4], [&format!("{SEED}:1"), "3", "3", "yes"]);
     assert!(lines[3].contains(" 730 ") && lines[3].contains(" yes "), "{}", lines[3]);
 
+    // Digests: count, sum and squares, the same on both backends.
+    let digest = row.last().unwrap();
+    assert!(digest.starts_with("3:") && digest.len() == 2 + 32 + 1 + 32, "{digest}");
+
     let out = cagey(&["check", "--limit", "100", "puzzles/sudoku/empty-5x5.txt"]);
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains("100+       100+  yes"), "{}", stdout(&out));
+    assert!(stdout(&out).trim_end().ends_with(" -"), "no digest of a set cut short: {}", stdout(&out));
+
+    // Past --store, the sets are compared by digest.
+    let out = cagey(&["check", "--store", "10", "puzzles/sudoku/empty-4x4.txt"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains(" 288:"), "{}", stdout(&out));
+}
+
+#[test]
+fn targets_of_any_length_are_read_and_computed_exactly() {
+    // 25! is the product of a full row of a 25x25 grid; 25! + 1 is out of reach.
+    let row: Vec<String> = (1..=25).map(|c| format!("A{c}")).collect();
+    let text = |target: &str| format!("# 25\n* {target} {}\n", row.join(" "));
+    let count = |backend: &str, target: &str| {
+        let out = cagey_with_input(&["count", "--limit", "1000", "--backend", backend, "-"], &text(target));
+        (code(&out), stdout(&out).trim().to_string(), stderr(&out))
+    };
+    assert_eq!(count("native", "15511210043330985984000000").1, "1000+");
+    assert_eq!(count("native", "15511210043330985984000001").1, "0");
+    assert_eq!(count("sat", "15511210043330985984000001").1, "0");
+    // 25! tuples are too many to encode: a bounded, explained refusal.
+    let (status, _, message) = count("sat", "15511210043330985984000000");
+    assert_eq!(status, 2);
+    assert!(message.contains("too large to expand into allowed tuples"), "{message}");
+    let out = cagey(&["check", "puzzles/kenken/regression-saturating-product.txt"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}
+
+#[test]
+fn generate_covers_killer_groups_and_wild_targets() {
+    let args = ["generate", "--size", "6", "--killer", "--extra-groups", "1", "--scatter", "0.5", "--wild", "0.3"];
+    let text = stdout(&cagey(&[&args[..], &["--seed", "4"]].concat()));
+    assert!(text.starts_with("# 6 boxes 2x3\ndistinct "), "{text}");
+    let out = cagey_with_input(&["check", "-"], &text);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = cagey(&["generate", "--size", "7", "--killer"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("a 7x7 grid has none"), "{}", stderr(&out));
+    let unique = stdout(&cagey(&["generate", "--size", "9", "--killer", "--unique", "--seed", "1"]));
+    assert_eq!(stdout(&cagey_with_input(&["unique", "-"], &unique)), "unique\n");
+    let mixed = stdout(&cagey(&["generate", "--size", "7", "--mix", "--count", "20", "--seed", "2"]));
+    let out = cagey_with_input(&["check", "-"], &mixed);
+    assert_eq!(code(&out), 0, "every mixed puzzle reads back and both backends agree: {}", stdout(&out));
+    assert_eq!(stdout(&out).lines().count(), 21);
 }
 
 #[test]
