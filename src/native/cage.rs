@@ -11,7 +11,7 @@
 
 #[cfg(test)]
 use super::factors::of_target;
-use super::factors::{Factors, OF_VALUE, divides, quotient};
+use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient};
 use super::propagate::{Candidates, Contradiction, Propagator};
 use crate::puzzle::Op;
 
@@ -57,7 +57,7 @@ pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize
                     sum_support(cells, cands, goal, &mut keep);
                 }
                 if let Some(goal) = &product_goal {
-                    product_support(cells, cands, goal, &mut keep);
+                    product_support(cells, cands, goal, target, &mut keep);
                 }
             }
             let result = cells.iter().zip(&keep).try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
@@ -173,14 +173,13 @@ struct Contribution {
 impl Contribution {
     const NONE: Contribution = Contribution { least: [0; 9], most: [0; 9], above_one: 0 };
 
+    /// The contribution of a non-empty candidate set.
     fn of(set: u32) -> Contribution {
-        let mut least = [u32::MAX; 9];
+        let mut least = [0; 9];
         let mut most = [0; 9];
-        for v in values(set) {
-            for (p, &e) in OF_VALUE[v as usize].iter().enumerate() {
-                least[p] = least[p].min(u32::from(e));
-                most[p] = most[p].max(u32::from(e));
-            }
+        for &(p, mask) in &LEVELS {
+            least[p] += u32::from(set & !mask == 0);
+            most[p] += u32::from(set & mask != 0);
         }
         Contribution { least, most, above_one: u32::from(set & 1 == 0) }
     }
@@ -199,11 +198,30 @@ impl Contribution {
 /// leave, for every prime, an exponent the other cells can supply: at
 /// least the sum of their least exponents, at most the sum of their most;
 /// and enough prime factors in all for the other cells that cannot be 1.
-fn product_support(cells: &[usize], cands: &Candidates, goal: &Factors, keep: &mut [u32]) {
+///
+/// When the target fits in a `u64`, target / v must also lie between the
+/// products of the other cells' least and largest candidates (computed with
+/// checked multiplication: a product that overflows is above any such
+/// target).
+fn product_support(cells: &[usize], cands: &Candidates, goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
     let total = cells.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(cands[c]), 1));
+    let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
+    let high = |c: u32| 32 - u64::from(c.leading_zeros());
+    // Products of the bounds of the cells after i, `None` once above u64::MAX.
+    let mut suffix = vec![(Some(1u64), Some(1u64)); cells.len() + 1];
+    if small.is_some() {
+        for i in (0..cells.len()).rev() {
+            let (lo, hi) = suffix[i + 1];
+            let c = cands[cells[i]];
+            suffix[i] = (lo.and_then(|x| x.checked_mul(low(c))), hi.and_then(|x| x.checked_mul(high(c))));
+        }
+    }
+    let mut prefix = (Some(1u64), Some(1u64));
     for (i, &cell) in cells.iter().enumerate() {
         let c = cands[cell];
         let others = total.add(&Contribution::of(c), -1);
+        let times = |a: Option<u64>, b: Option<u64>| a.zip(b).and_then(|(a, b)| a.checked_mul(b));
+        let (others_min, others_max) = (times(prefix.0, suffix[i + 1].0), times(prefix.1, suffix[i + 1].1));
         for v in values(c) {
             let factors = &OF_VALUE[v as usize];
             if !divides(factors, goal) {
@@ -212,10 +230,15 @@ fn product_support(cells: &[usize], cands: &Candidates, goal: &Factors, keep: &m
             let rest = quotient(goal, factors);
             let within = (0..9).all(|p| (others.least[p]..=others.most[p]).contains(&u32::from(rest[p])));
             let primes_left: u32 = rest.iter().map(|&e| u32::from(e)).sum();
-            if within && others.above_one <= primes_left {
+            let in_bounds = small.is_none_or(|t| {
+                let r = t / v;
+                others_min.is_some_and(|m| m <= r) && others_max.is_none_or(|m| r <= m)
+            });
+            if within && others.above_one <= primes_left && in_bounds {
                 keep[i] |= 1 << (v - 1);
             }
         }
+        prefix = (prefix.0.and_then(|x| x.checked_mul(low(c))), prefix.1.and_then(|x| x.checked_mul(high(c))));
     }
 }
 
@@ -287,15 +310,16 @@ mod tests {
         sum_support(&[0, 1, 2], &cands, 12, &mut keep);
         assert_eq!(keep, [set(&[4]), set(&[4]), set(&[4])]);
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, &of_target("8", 4).unwrap(), &mut keep);
+        product_support(&[0, 1, 2], &cands, &of_target("8", 4).unwrap(), Some(8), &mut keep);
         assert_eq!(keep, [set(&[1, 2]), set(&[1, 2]), set(&[4])]);
         // 2^40 needs more twos than three cells of 1..=4 hold (at most 6).
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, &of_target(&(1u64 << 40).to_string(), 4).unwrap(), &mut keep);
+        let goal = of_target(&(1u64 << 40).to_string(), 4).unwrap();
+        product_support(&[0, 1, 2], &cands, &goal, Some(1 << 40), &mut keep);
         assert_eq!(keep, [0, 0, 0]);
         // 3 * 3: the third cell, fixed at 4, does not divide it.
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, &of_target("9", 4).unwrap(), &mut keep);
+        product_support(&[0, 1, 2], &cands, &of_target("9", 4).unwrap(), Some(9), &mut keep);
         assert_eq!(keep, [0, 0, 0]);
     }
 }

@@ -35,6 +35,39 @@ pub(super) const OF_VALUE: [Factors; 26] = {
     table
 };
 
+/// For each prime (by its index in [`PRIMES`]) and each k from 1 up to its
+/// largest exponent in a value up to 25: the set of values (bit v - 1 for
+/// value v) whose exponent of that prime is at least k. A candidate set's
+/// least exponent is the number of these sets that hold it whole; its most,
+/// the number it meets.
+pub(super) const LEVELS: [(usize, u32); 14] = {
+    let mut levels = [(0, 0); 14];
+    let mut at = 0;
+    let mut p = 0;
+    while p < PRIMES.len() {
+        let mut k = 1;
+        loop {
+            let mut mask = 0u32;
+            let mut v = 1;
+            while v <= 25 {
+                if OF_VALUE[v][p] >= k {
+                    mask |= 1 << (v - 1);
+                }
+                v += 1;
+            }
+            if mask == 0 {
+                break;
+            }
+            levels[at] = (p, mask);
+            at += 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    assert!(at == levels.len());
+    levels
+};
+
 /// The exponents of a target given by its decimal digits, or `None` when
 /// no product of values from 1 to `size` can equal it: it has a prime
 /// factor above `size`, or more digits than the largest product of a grid.
@@ -89,6 +122,9 @@ mod tests {
         assert_eq!(OF_VALUE[24], [3, 1, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(OF_VALUE[25], [0, 0, 2, 0, 0, 0, 0, 0, 0]);
         assert_eq!(OF_VALUE[23], [0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        // 2 to the 1st..4th, 3 and 5 to the 1st and 2nd, six primes once.
+        assert_eq!(LEVELS.iter().filter(|&&(p, _)| p == 0).count(), 4);
+        assert_eq!(LEVELS[3], (0, 1 << 15), "only 16 has 2^4");
         assert_eq!(of_target("24", 4), Some([3, 1, 0, 0, 0, 0, 0, 0, 0]));
         assert_eq!(of_target("5", 4), None, "5 is no value of a 4x4 grid");
         assert_eq!(of_target("1", 1), Some([0; 9]));
