@@ -35,11 +35,12 @@ const SAT_COUNT_LIMIT: u64 = 10_000;
 fn solve(c: &mut Criterion) {
     let files = load_all();
     for backend in Backend::ALL {
+        let solver = Solver::new(backend);
         let mut group = c.benchmark_group(format!("{backend}/first"));
         group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
         for (name, puzzles) in &files {
             group.bench_function(name.as_str(), |b| {
-                b.iter(|| puzzles.iter().map(|p| backend.first(p).unwrap().1.solutions).sum::<u64>())
+                b.iter(|| puzzles.iter().map(|p| solver.first(p).unwrap().1.solutions).sum::<u64>())
             });
         }
         group.finish();
@@ -47,12 +48,13 @@ fn solve(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("{backend}/count"));
         group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3)).sample_size(10);
         for (name, puzzles) in &files {
-            let solutions: u64 = puzzles.iter().map(|p| Backend::Native.count(p, None).unwrap().0.count).sum();
+            let solutions: u64 =
+                puzzles.iter().map(|p| Solver::new(Backend::Native).count(p, None).unwrap().0.count).sum();
             if backend == Backend::Sat && solutions > SAT_COUNT_LIMIT {
                 continue;
             }
             group.bench_function(name.as_str(), |b| {
-                b.iter(|| puzzles.iter().map(|p| backend.count(p, None).unwrap().0.count).sum::<u64>())
+                b.iter(|| puzzles.iter().map(|p| solver.count(p, None).unwrap().0.count).sum::<u64>())
             });
         }
         group.finish();

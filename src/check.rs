@@ -6,8 +6,10 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crate::backend::{SolveError, Solver, Stats};
+use crate::error::SolveError;
 use crate::puzzle::{Cage, Grid, Op, Puzzle};
+use crate::solver::Enumerate;
+use crate::stats::Stats;
 use crate::verify::{Violation, verify};
 use sha2::{Digest, Sha256};
 
@@ -172,7 +174,7 @@ impl Limits {
 /// must be equal: grid by grid while they fit in `limits.store`, by count
 /// and digest past it. Where `limits.stop` cut a run short, the sets
 /// cannot be compared and the counts (all at the limit) are.
-pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limits: Limits) -> Result<Report, SolveError> {
+pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: Limits) -> Result<Report, SolveError> {
     let mut runs = Vec::new();
     let mut sets: Vec<HashSet<Grid>> = Vec::new();
     let mut disagreement = None;
@@ -237,7 +239,7 @@ fn compare(runs: &[Run], sets: &[HashSet<Grid>]) -> Option<Disagreement> {
 /// disagree: drops cages (clues, for a Sudoku) one at a time, then merges
 /// neighbouring `+` or `*` cages (their targets added or multiplied, so a
 /// solution of both stays a solution). Returns the smallest puzzle found.
-pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Solver)], limits: Limits) -> Result<Puzzle, SolveError> {
+pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: Limits) -> Result<Puzzle, SolveError> {
     let disagrees = |p: &Puzzle| cross_check(p, solvers, limits).map(|r| !r.agree());
     let mut current = puzzle.clone();
     'smaller: loop {
@@ -283,19 +285,22 @@ fn merge(a: &Cage, b: &Cage) -> Option<Cage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Backend;
+    use crate::solver::{Backend, Solver};
+
+    const NATIVE: Solver = Solver::new(Backend::Native);
+    const SAT: Solver = Solver::new(Backend::Sat);
 
     /// A solver that drops its `skip`-th solution.
     struct Dropping(usize);
 
-    impl Solver for Dropping {
+    impl Enumerate for Dropping {
         fn enumerate(
             &self,
             puzzle: &Puzzle,
             on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
         ) -> Result<Stats, SolveError> {
             let mut seen = 0;
-            Backend::Native.enumerate(puzzle, &mut |grid| {
+            Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
                 seen += 1;
                 if seen == self.0 { ControlFlow::Continue(()) } else { on_solution(grid) }
             })
@@ -307,13 +312,13 @@ mod tests {
         repeat: bool,
     }
 
-    impl Solver for Faulty {
+    impl Enumerate for Faulty {
         fn enumerate(
             &self,
             puzzle: &Puzzle,
             on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
         ) -> Result<Stats, SolveError> {
-            Backend::Native.enumerate(puzzle, &mut |grid| {
+            Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
                 if self.repeat {
                     on_solution(grid)?;
                     on_solution(grid)
@@ -334,7 +339,7 @@ mod tests {
         twice: usize,
     }
 
-    impl Solver for Trading {
+    impl Enumerate for Trading {
         fn enumerate(
             &self,
             puzzle: &Puzzle,
@@ -342,7 +347,7 @@ mod tests {
         ) -> Result<Stats, SolveError> {
             let mut seen = 0;
             let mut kept = None;
-            let stats = Backend::Native.enumerate(puzzle, &mut |grid| {
+            let stats = Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
                 seen += 1;
                 if seen == self.twice {
                     kept = Some(grid.clone());
@@ -356,8 +361,8 @@ mod tests {
 
     #[test]
     fn past_the_store_sets_are_compared_by_digest() {
-        let solvers: [(&str, &dyn Solver); 2] =
-            [("native", &Backend::Native), ("trading", &Trading { skip: 300, twice: 20 })];
+        let solvers: [(&str, &dyn Enumerate); 2] =
+            [("native", &NATIVE), ("trading", &Trading { skip: 300, twice: 20 })];
         // All 576 stored: the repeat is caught grid by grid.
         let report = cross_check(&latin(4), &solvers, Limits::new(None)).unwrap();
         assert!(matches!(report.disagreement, Some(Disagreement::Repeated { .. })), "{:?}", report.disagreement);
@@ -368,12 +373,12 @@ mod tests {
         // The same set in another order has the same digest.
         let mut forward = SetDigest::default();
         let mut backward = SetDigest::default();
-        let (grids, _) = Backend::Native.solutions(&latin(3), None).unwrap();
+        let (grids, _) = Solver::new(Backend::Native).solutions(&latin(3), None).unwrap();
         grids.iter().for_each(|g| forward.add(g));
         grids.iter().rev().for_each(|g| backward.add(g));
         assert_eq!(forward, backward);
         assert_eq!(forward.count, 12);
-        let agreeing = [("native", &Backend::Native as &dyn Solver), ("sat", &Backend::Sat)];
+        let agreeing = [("native", &NATIVE as &dyn Enumerate), ("sat", &SAT)];
         let report = cross_check(&latin(4), &agreeing, Limits { stop: None, store: 10 }).unwrap();
         assert!(report.agree(), "{:?}", report.disagreement);
         assert_eq!(report.runs[0].digest, report.runs[1].digest);
@@ -385,8 +390,7 @@ mod tests {
 
     #[test]
     fn agreeing_backends() {
-        let report =
-            cross_check(&latin(4), &[("native", &Backend::Native), ("sat", &Backend::Sat)], Limits::new(None)).unwrap();
+        let report = cross_check(&latin(4), &[("native", &NATIVE), ("sat", &SAT)], Limits::new(None)).unwrap();
         assert!(report.agree(), "{:?}", report.disagreement);
         assert_eq!(report.runs.iter().map(|r| r.count).collect::<Vec<_>>(), [576, 576]);
     }
@@ -394,8 +398,7 @@ mod tests {
     #[test]
     fn a_dropped_solution_is_caught_and_shown() {
         let report =
-            cross_check(&latin(3), &[("native", &Backend::Native), ("dropping", &Dropping(5))], Limits::new(None))
-                .unwrap();
+            cross_check(&latin(3), &[("native", &NATIVE), ("dropping", &Dropping(5))], Limits::new(None)).unwrap();
         let Some(Disagreement::Missing { found_by, missed_by, .. }) = report.disagreement else {
             panic!("{:?}", report.disagreement);
         };
@@ -412,11 +415,11 @@ mod tests {
 
     #[test]
     fn limits_compare_counts() {
-        let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
+        let solvers: [(&str, &dyn Enumerate); 2] = [("native", &NATIVE), ("sat", &SAT)];
         let report = cross_check(&latin(4), &solvers, Limits::new(Some(100))).unwrap();
         assert!(report.agree());
         assert!(report.runs.iter().all(|r| r.count == 100 && !r.complete));
-        let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("dropping", &Dropping(1))];
+        let solvers: [(&str, &dyn Enumerate); 2] = [("native", &NATIVE), ("dropping", &Dropping(1))];
         let report = cross_check(&latin(3), &solvers, Limits::new(Some(12))).unwrap();
         assert!(matches!(report.disagreement, Some(Disagreement::Counts { .. })), "{:?}", report.disagreement);
     }

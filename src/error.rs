@@ -1,91 +1,14 @@
-//! Typed errors. Library code returns these; only the command line turns
-//! them into messages and exit codes.
+//! Typed errors of reading, writing and solving puzzles (a puzzle's own
+//! structural errors, [`InvalidPuzzle`], sit with the model). Library code
+//! returns these; only the command line turns them into messages and exit
+//! codes.
 
 use std::fmt;
 
 use thiserror::Error;
 
-use crate::puzzle::{BoxShape, Cell, MAX_SIZE, Op, Target};
-
-/// A puzzle that breaks a structural rule of the model.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum InvalidPuzzle {
-    /// N outside 1..=25.
-    #[error("grid size {size} is out of range: expected 1 to {MAX_SIZE}")]
-    SizeOutOfRange {
-        /// The size asked for.
-        size: usize,
-    },
-    /// A cage or group names a cell outside the N×N grid.
-    #[error("cell {cell} lies outside the {size}x{size} grid")]
-    CellOutsideGrid {
-        /// The cell.
-        cell: Cell,
-        /// N.
-        size: usize,
-    },
-    /// A cell is named twice in one cage or group.
-    #[error("cell {cell} is named twice")]
-    RepeatedCell {
-        /// The cell.
-        cell: Cell,
-    },
-    /// A cell belongs to two cages.
-    #[error("cell {cell} is already in another cage")]
-    CellInTwoCages {
-        /// The cell.
-        cell: Cell,
-    },
-    /// A cage's op does not allow its number of cells.
-    #[error("a '{op}' cage needs {}, found {found}", op.cell_count_rule())]
-    WrongCellCount {
-        /// The op.
-        op: Op,
-        /// How many cells the cage has.
-        found: usize,
-    },
-    /// A cage target of zero.
-    #[error("a '{op}' cage needs a positive target")]
-    NonPositiveTarget {
-        /// The op.
-        op: Op,
-    },
-    /// A given (a `!` cage) outside 1..=N.
-    #[error("given {target} at {cell} is out of range: expected a value from 1 to {size}")]
-    GivenOutOfRange {
-        /// The cell.
-        cell: Cell,
-        /// The given value.
-        target: Target,
-        /// N.
-        size: usize,
-    },
-    /// A Sudoku grid with other than N² entries.
-    #[error("expected {expected} cells, found {found}")]
-    WrongGridLength {
-        /// N².
-        expected: usize,
-        /// What was supplied.
-        found: usize,
-    },
-    /// Boxes that do not tile the grid.
-    #[error("boxes of {shape} do not tile a {size}x{size} grid")]
-    BadBoxShape {
-        /// The shape asked for.
-        shape: BoxShape,
-        /// N.
-        size: usize,
-    },
-    /// An all-different group with more than N cells.
-    #[error("a group of {cells} cells cannot hold distinct values 1 to {size}")]
-    GroupTooLarge {
-        /// Cells in the group.
-        cells: usize,
-        /// N.
-        size: usize,
-    },
-}
+use crate::puzzle::{Cell, InvalidPuzzle, MAX_SIZE, Op, value_symbol};
+use crate::sat::SatError;
 
 /// A text that could not be read as a puzzle, with where and why.
 ///
@@ -239,7 +162,7 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "line ends early: expected {expected}")
             }
             ParseErrorKind::BadChar { found, size } => {
-                let last = crate::puzzle::value_symbol(*size as u8);
+                let last = value_symbol(*size as u8);
                 write!(f, "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}")
             }
             ParseErrorKind::BadLength { expected, found } => {
@@ -257,4 +180,13 @@ pub enum WriteError {
     /// The Sudoku format has givens only, and the default boxes.
     #[error("the Sudoku format expresses only one-cell '!' cages and the default boxes for the size")]
     NotSudoku,
+}
+
+/// A puzzle a backend refuses to solve, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The SAT backend refused or failed.
+    #[error(transparent)]
+    Sat(#[from] SatError),
 }

@@ -23,8 +23,9 @@ use rand_chacha::ChaCha8Rng;
 
 use thiserror::Error;
 
-use crate::backend::{SolveError, Solver, Uniqueness};
+use crate::error::SolveError;
 use crate::puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, Target};
+use crate::solver::{self, Enumerate, Uniqueness};
 
 /// The RNG of case `case` of a run seeded with `seed`: ChaCha8, one stream
 /// per case, the same on every platform.
@@ -603,13 +604,13 @@ pub enum GenerateError {
 /// as it is once both solvers find no solution.
 pub fn make_unique<R: Rng + ?Sized>(
     generated: Generated,
-    pinner: (&str, &dyn Solver),
-    confirmer: (&str, &dyn Solver),
+    pinner: (&str, &dyn Enumerate),
+    confirmer: (&str, &dyn Enumerate),
     rng: &mut R,
 ) -> Result<Generated, GenerateError> {
     let Generated { mut puzzle, planted } = generated;
     let verdict = loop {
-        let (a, b) = match pinner.1.uniqueness(&puzzle)?.0 {
+        let (a, b) = match solver::uniqueness(pinner.1, &puzzle)?.0 {
             Uniqueness::Multiple(a, b) => (a, b),
             verdict => break verdict,
         };
@@ -620,7 +621,7 @@ pub fn make_unique<R: Rng + ?Sized>(
             .expect("two different solutions differ somewhere");
         puzzle = pin(&puzzle, cell, &planted, rng);
     };
-    let confirmed = confirmer.1.uniqueness(&puzzle)?.0;
+    let confirmed = solver::uniqueness(confirmer.1, &puzzle)?.0;
     if confirmed != verdict {
         let found = match confirmed {
             Uniqueness::None => "no solution".to_string(),
@@ -677,7 +678,10 @@ fn connected_parts(cells: &[usize], n: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Backend;
+    use crate::solver::{Backend, Solver};
+
+    const NATIVE: Solver = Solver::new(Backend::Native);
+    const SAT: Solver = Solver::new(Backend::Sat);
     use crate::verify::verify;
 
     #[test]
@@ -762,17 +766,17 @@ mod tests {
 
     #[test]
     fn unique_mode_ends_with_exactly_the_planted_solution() {
-        let native: (&str, &dyn Solver) = ("native", &Backend::Native);
-        let sat: (&str, &dyn Solver) = ("sat", &Backend::Sat);
+        let native: (&str, &dyn Enumerate) = ("native", &NATIVE);
+        let sat: (&str, &dyn Enumerate) = ("sat", &SAT);
         for case in 0..20 {
             let mut rng = rng(11, case);
             let options = KenKenOptions { max_cage: 5, noop: true, ..KenKenOptions::new(6) };
             let generated = make_unique(kenken(&options, &mut rng), native, sat, &mut rng).unwrap();
-            let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
+            let (solutions, _) = Solver::new(Backend::Native).solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, std::slice::from_ref(&generated.planted));
             let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2, perturb: 0.0 };
             let generated = make_unique(sudoku(&options, &mut rng), sat, native, &mut rng).unwrap();
-            let (solutions, _) = Backend::Native.solutions(&generated.puzzle, None).unwrap();
+            let (solutions, _) = Solver::new(Backend::Native).solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, [generated.planted]);
         }
     }
@@ -781,14 +785,14 @@ mod tests {
     /// real one finds one.
     struct NoCages;
 
-    impl Solver for NoCages {
+    impl Enumerate for NoCages {
         fn enumerate(
             &self,
             puzzle: &Puzzle,
             on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
-        ) -> Result<crate::backend::Stats, SolveError> {
+        ) -> Result<crate::stats::Stats, SolveError> {
             let bare = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), vec![]).unwrap();
-            Backend::Native.enumerate(&bare, on_solution)
+            Solver::new(Backend::Native).enumerate(&bare, on_solution)
         }
     }
 
@@ -796,7 +800,7 @@ mod tests {
     fn unique_mode_fails_when_the_confirming_solver_disagrees() {
         let mut rng = rng(12, 0);
         let generated = kenken(&KenKenOptions::new(4), &mut rng);
-        let result = make_unique(generated, ("native", &Backend::Native), ("no-cages", &NoCages), &mut rng);
+        let result = make_unique(generated, ("native", &NATIVE), ("no-cages", &NoCages), &mut rng);
         let Err(GenerateError::Unconfirmed { pinner, confirmer, found, .. }) = result else {
             panic!("{result:?}");
         };

@@ -2,16 +2,17 @@
 //! Sudoku of any box shape — and finds **every** solution.
 //!
 //! Every puzzle becomes one [`Puzzle`]: an N×N grid with all-different
-//! groups and arithmetic [`Cage`]s. A [`Backend`] enumerates its solutions
-//! through the [`Solver`] trait, handing each [`Grid`] to a callback as it
-//! is found; [`verify()`] checks any grid independently of every solver.
-//!
-//! The two backends, [`native`] (propagation and search) and [`sat`] (CNF on
-//! varisat), share no constraint code; [`check`] compares their solution
-//! sets, and [`generate`] makes random puzzles to compare them on.
+//! [`Group`]s and arithmetic [`Cage`]s, read from text by [`format`] or
+//! built directly. A [`Solver`] runs one of two backends ([`Backend::Native`],
+//! propagation and search; [`Backend::Sat`], CNF on varisat) that share no
+//! constraint code, and hands each solution [`Grid`] to a callback as it is
+//! found ([`Enumerate::enumerate`]); `first`, `count`, `uniqueness` and
+//! `solutions` are built on that. [`verify()`] checks any grid independently
+//! of both, [`check`] compares the solution sets of two solvers, and
+//! [`generate`] makes random puzzles to compare them on.
 //!
 //! ```
-//! use cagey::{Backend, Solver, format};
+//! use cagey::{Backend, Solver, Uniqueness, format};
 //!
 //! // The seeds' 5×5 KenKen, which has exactly three solutions.
 //! let text = "# 5
@@ -28,27 +29,40 @@
 //! ";
 //! let parsed = format::parse(text, "5x5m.txt", &Default::default()).unwrap();
 //! let puzzle = &parsed[0].puzzle;
-//! let (count, _stats) = Backend::Native.count(puzzle, None).unwrap();
-//! assert_eq!(count.count, 3);
 //!
-//! let (solutions, _) = Backend::Native.solutions(puzzle, None).unwrap();
+//! let solver = Solver::new(Backend::Native);
+//! let (count, stats) = solver.count(puzzle, None).unwrap();
+//! assert_eq!(count.count, 3);
+//! assert!(stats.complete && stats.nodes.is_some());
+//!
+//! let (solutions, _) = Solver::new(Backend::Sat).solutions(puzzle, None).unwrap();
+//! assert_eq!(solutions.len(), 3);
 //! for grid in &solutions {
 //!     assert!(cagey::verify(puzzle, grid).is_ok());
 //! }
+//! assert!(matches!(solver.uniqueness(puzzle).unwrap().0, Uniqueness::Multiple(..)));
 //! ```
+//!
+//! The library needs none of the command line's crates: build it with
+//! `default-features = false` to leave out the `cli` feature (clap,
+//! indicatif, rayon, serde_json). The `serde` feature derives `Serialize`
+//! for [`Stats`].
 #![warn(missing_docs)]
 
-pub mod backend;
 pub mod check;
-pub mod error;
+mod error;
 pub mod format;
 pub mod generate;
-pub mod native;
-pub mod puzzle;
-pub mod sat;
-pub mod verify;
+mod native;
+mod puzzle;
+mod sat;
+mod solver;
+mod stats;
+mod verify;
 
-pub use backend::{Backend, Count, Engine, SolveError, Solver, Stats, Uniqueness};
-pub use error::{InvalidPuzzle, ParseError, ParseErrorKind, WriteError};
-pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, Target, value_symbol};
+pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
+pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target, value_symbol};
+pub use sat::SatError;
+pub use solver::{Backend, Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
+pub use stats::Stats;
 pub use verify::{Violation, verify};

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::error::InvalidPuzzle;
+use thiserror::Error;
 
 /// The largest supported grid size. Candidate sets fit in a `u32`, and rows
 /// are named by the letters `A`..=`Y` in the KenKen format.
@@ -460,6 +460,86 @@ pub fn value_symbol(v: u8) -> char {
         0..=9 => char::from(b'0' + v),
         _ => char::from(b'A' + v - 10),
     }
+}
+
+/// A puzzle that breaks a structural rule of the model.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum InvalidPuzzle {
+    /// N outside 1..=25.
+    #[error("grid size {size} is out of range: expected 1 to {MAX_SIZE}")]
+    SizeOutOfRange {
+        /// The size asked for.
+        size: usize,
+    },
+    /// A cage or group names a cell outside the N×N grid.
+    #[error("cell {cell} lies outside the {size}x{size} grid")]
+    CellOutsideGrid {
+        /// The cell.
+        cell: Cell,
+        /// N.
+        size: usize,
+    },
+    /// A cell is named twice in one cage or group.
+    #[error("cell {cell} is named twice")]
+    RepeatedCell {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cell belongs to two cages.
+    #[error("cell {cell} is already in another cage")]
+    CellInTwoCages {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cage's op does not allow its number of cells.
+    #[error("a '{op}' cage needs {}, found {found}", op.cell_count_rule())]
+    WrongCellCount {
+        /// The op.
+        op: Op,
+        /// How many cells the cage has.
+        found: usize,
+    },
+    /// A cage target of zero.
+    #[error("a '{op}' cage needs a positive target")]
+    NonPositiveTarget {
+        /// The op.
+        op: Op,
+    },
+    /// A given (a `!` cage) outside 1..=N.
+    #[error("given {target} at {cell} is out of range: expected a value from 1 to {size}")]
+    GivenOutOfRange {
+        /// The cell.
+        cell: Cell,
+        /// The given value.
+        target: Target,
+        /// N.
+        size: usize,
+    },
+    /// A Sudoku grid with other than N² entries.
+    #[error("expected {expected} cells, found {found}")]
+    WrongGridLength {
+        /// N².
+        expected: usize,
+        /// What was supplied.
+        found: usize,
+    },
+    /// Boxes that do not tile the grid.
+    #[error("boxes of {shape} do not tile a {size}x{size} grid")]
+    BadBoxShape {
+        /// The shape asked for.
+        shape: BoxShape,
+        /// N.
+        size: usize,
+    },
+    /// An all-different group with more than N cells.
+    #[error("a group of {cells} cells cannot hold distinct values 1 to {size}")]
+    GroupTooLarge {
+        /// Cells in the group.
+        cells: usize,
+        /// N.
+        size: usize,
+    },
 }
 
 #[cfg(test)]

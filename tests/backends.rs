@@ -4,8 +4,7 @@
 use std::ops::ControlFlow;
 
 use cagey::format::{self, ParseOptions};
-use cagey::sat::{SatError, dimacs, encode};
-use cagey::{Backend, Engine, Puzzle, SolveError, Solver, verify};
+use cagey::{Backend, Enumerate, Grid, Puzzle, SatError, SolveError, Solver, verify};
 
 fn parse(text: &str) -> Puzzle {
     format::parse(text, "test", &ParseOptions::default()).unwrap().remove(0).puzzle
@@ -32,7 +31,7 @@ fn cages_with_no_allowed_tuple_mean_no_solution_on_every_backend() {
     for text in cases {
         let puzzle = parse(text);
         for backend in Backend::ALL {
-            let (count, stats) = backend.count(&puzzle, None).unwrap();
+            let (count, stats) = Solver::new(backend).count(&puzzle, None).unwrap();
             assert_eq!(count.count, 0, "{backend} on {text:?}");
             assert!(stats.complete);
         }
@@ -45,7 +44,7 @@ fn repeated_values_are_allowed_where_cells_share_no_group() {
     // 1 + 2 + 1 works (A1 = B2 = 1).
     let puzzle = parse("# 2\n+ 4 A1 A2 B2\n");
     for backend in Backend::ALL {
-        let (solutions, _) = backend.solutions(&puzzle, None).unwrap();
+        let (solutions, _) = Solver::new(backend).solutions(&puzzle, None).unwrap();
         assert_eq!(solutions.len(), 1, "{backend}");
         assert_eq!(solutions[0].values(), [1, 2, 2, 1]);
     }
@@ -54,34 +53,51 @@ fn repeated_values_are_allowed_where_cells_share_no_group() {
 #[test]
 fn the_tuple_limit_is_a_typed_error() {
     let puzzle = parse("# 9\n+ 90 A1 A2 B1 B2 C1 C2 D1 D2 E1 E2 F1 F2 G1 G2 H1 H2 I1 I2\n");
-    let engine = Engine { backend: Backend::Sat, tuple_limit: 1000 };
-    let error = engine.count(&puzzle, None).unwrap_err();
+    let solver = Solver::builder().backend(Backend::Sat).tuple_limit(1000).build();
+    let error = solver.count(&puzzle, None).unwrap_err();
     assert!(matches!(error, SolveError::Sat(SatError::TooManyTuples { cage: 0, cells: 18, limit: 1000, .. })));
     // The native backend has no such limit.
-    let (count, _) = Backend::Native.count(&puzzle, Some(10)).unwrap();
+    let (count, _) = Solver::new(Backend::Native).count(&puzzle, Some(10)).unwrap();
     assert_eq!(count.count, 10);
+}
+
+/// The grid a model of the printed CNF describes, read by the numbering
+/// the CNF's comments document: variable (r·N + c)·N + v is row r, column c
+/// (from 0) holding v (from 1).
+fn decode(n: usize, model: &[varisat::Lit]) -> Grid {
+    let mut values = vec![0u8; n * n];
+    for lit in model.iter().filter(|l| l.is_positive() && l.var().to_dimacs() as usize <= n * n * n) {
+        let index = lit.var().to_dimacs() as usize - 1;
+        assert_eq!(values[index / n], 0, "one value per cell");
+        values[index / n] = (index % n + 1) as u8;
+    }
+    Grid::new(n, values).unwrap()
+}
+
+fn dimacs(puzzle: &Puzzle, blocked: &[Grid]) -> Vec<u8> {
+    let mut cnf = Vec::new();
+    Solver::default().cnf(puzzle).unwrap().write_dimacs(&mut cnf, blocked).unwrap();
+    cnf
 }
 
 #[test]
 fn printed_cnf_reads_back_into_varisat_and_decodes_to_a_valid_grid() {
     let text = std::fs::read_to_string("puzzles/kenken/generated-9x9-noop.txt").unwrap();
     let puzzle = parse(&text);
-    let encoding = encode(&puzzle, 1_000_000).unwrap();
-    let mut cnf = Vec::new();
-    dimacs::write(&mut cnf, &encoding, &[]).unwrap();
+    let cnf = dimacs(&puzzle, &[]);
+    let comments = String::from_utf8_lossy(&cnf);
+    assert!(comments.contains("c variable (r*9 + c)*9 + v is true when row r, column c (both from 0) holds value v"));
     let formula = varisat::dimacs::DimacsParser::parse(&cnf[..]).unwrap();
-    assert_eq!(formula.var_count(), encoding.formula().var_count());
+    assert!(formula.var_count() > 9 * 9 * 9);
     let mut solver = varisat::Solver::new();
     solver.add_formula(&formula);
     assert!(solver.solve().unwrap());
-    let grid = encoding.decode(&solver.model().unwrap());
+    let grid = decode(9, &solver.model().unwrap());
     assert_eq!(verify(&puzzle, &grid), Ok(()));
 
     // Blocking that grid leaves nothing: the puzzle is unique.
-    let mut cnf = Vec::new();
-    dimacs::write(&mut cnf, &encoding, std::slice::from_ref(&grid)).unwrap();
     let mut solver = varisat::Solver::new();
-    solver.add_formula(&varisat::dimacs::DimacsParser::parse(&cnf[..]).unwrap());
+    solver.add_formula(&varisat::dimacs::DimacsParser::parse(&dimacs(&puzzle, &[grid])[..]).unwrap());
     assert!(!solver.solve().unwrap());
 }
 
@@ -90,15 +106,18 @@ fn both_backends_stop_when_told() {
     let puzzle = parse("# 5\n");
     for backend in Backend::ALL {
         let mut seen = 0;
-        let stats = backend
+        let stats = Solver::new(backend)
             .enumerate(&puzzle, &mut |_| {
                 seen += 1;
                 if seen == 7 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             })
             .unwrap();
         assert_eq!((seen, stats.solutions, stats.complete), (7, 7, false), "{backend}");
-        let counter = if backend == Backend::Sat { "sat_calls" } else { "nodes" };
-        assert!(stats.counter(counter).is_some_and(|n| n >= 7), "{backend}: {:?}", stats.counters);
+        let (counter, other) = match backend {
+            Backend::Sat => (stats.sat_calls, stats.nodes),
+            _ => (stats.nodes, stats.sat_calls),
+        };
+        assert!(counter.is_some_and(|n| n >= 7) && other.is_none(), "{backend}: {stats:?}");
     }
 }
 
@@ -107,8 +126,8 @@ fn a_cage_too_large_to_expand_is_refused_in_bounded_time() {
     let cells: Vec<String> =
         (0..25).flat_map(|r| (1..=25).map(move |c| format!("{}{c}", (b'A' + r) as char))).collect();
     let puzzle = parse(&format!("# 25\n+ 8125 {}\n", cells.join(" ")));
-    let error = Backend::Sat.count(&puzzle, Some(1)).unwrap_err();
+    let error = Solver::new(Backend::Sat).count(&puzzle, Some(1)).unwrap_err();
     assert!(matches!(error, SolveError::Sat(SatError::TuplesTooLong { cage: 0, cells: 625, .. })), "{error}");
     // The native backend, which needs no expansion, finds solutions at once.
-    assert_eq!(Backend::Native.count(&puzzle, Some(3)).unwrap().0.count, 3);
+    assert_eq!(Solver::new(Backend::Native).count(&puzzle, Some(3)).unwrap().0.count, 3);
 }

@@ -1,5 +1,7 @@
 //! The built `cagey` binary: output, exit codes and error messages.
 
+#![cfg(feature = "cli")]
+
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
 
@@ -75,23 +77,32 @@ fn solve_without_solution_exits_1() {
 }
 
 #[test]
-fn solve_json_gives_one_object_per_puzzle() {
+fn solve_json_streams_a_line_per_solution_then_a_result_per_puzzle() {
     let out = cagey(&["solve", "--all", "--format", "json", SEED, "puzzles/sudoku/empty-4x4.txt"]);
     assert_eq!(code(&out), 0);
     let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["count"], 3);
-    assert_eq!(lines[0]["complete"], true);
-    assert_eq!(lines[0]["backend"], "native");
-    assert_eq!(lines[0]["source"], SEED);
-    let first_rows: Vec<serde_json::Value> =
-        lines[0]["solutions"].as_array().unwrap().iter().map(|grid| grid[0].clone()).collect();
-    assert!(first_rows.contains(&serde_json::json!([3, 5, 2, 1, 4])), "{first_rows:?}");
-    assert_eq!(lines[0]["solutions"][0][4], serde_json::json!([1, 4, 3, 2, 5]));
-    assert!(lines[0]["nodes"].as_u64().unwrap() >= 1);
-    assert!(lines[0]["elapsed_ms"].as_f64().is_some());
-    assert_eq!(lines[1]["count"], 288);
-    assert_eq!(lines[1]["solutions"].as_array().unwrap().len(), 288);
+    assert_eq!(lines.len(), 3 + 1 + 288 + 1);
+    let (seed, rest) = lines.split_at(4);
+    for solution in &seed[..3] {
+        assert_eq!(
+            (&solution["type"], &solution["source"], &solution["line"]),
+            (&"solution".into(), &SEED.into(), &1.into())
+        );
+    }
+    let first_rows: Vec<&serde_json::Value> = seed[..3].iter().map(|s| &s["grid"][0]).collect();
+    assert!(first_rows.contains(&&serde_json::json!([3, 5, 2, 1, 4])), "{first_rows:?}");
+    assert_eq!(seed[0]["grid"][4], serde_json::json!([1, 4, 3, 2, 5]));
+    let result = &seed[3];
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["count"], 3);
+    assert_eq!(result["complete"], true);
+    assert_eq!(result["backend"], "native");
+    assert_eq!(result["source"], SEED);
+    assert!(result["nodes"].as_u64().unwrap() >= 1);
+    assert!(result["sat_calls"].is_null(), "a counter the backend does not keep is left out");
+    assert!(result["elapsed_ms"].as_f64().is_some());
+    assert!(rest[..288].iter().all(|s| s["type"] == "solution" && s["grid"].as_array().unwrap().len() == 4));
+    assert_eq!((&rest[288]["type"], &rest[288]["count"]), (&"result".into(), &288.into()));
 }
 
 #[test]
@@ -166,10 +177,13 @@ fn unique_exits_0_only_if_every_puzzle_is_unique() {
 
 #[test]
 fn standard_input_and_forced_format() {
-    let out = cagey_with_input(&["count", "--input", "sudoku", "-"], "1...\n");
+    let out = cagey_with_input(&["count", "--input-format", "sudoku", "-"], "1...\n");
     assert_eq!(stdout(&out), "1\n");
+    // The old name still works, unlisted.
     let out = cagey_with_input(&["count", "--input", "kenken", "-"], "1...\n");
     assert_eq!(code(&out), 2);
+    let help = stdout(&cagey(&["count", "--help"]));
+    assert!(help.contains("--input-format <kenken|sudoku>") && !help.contains("--input <"), "{help}");
     assert!(stderr(&out).contains("<stdin>:1:1: expected a size line"), "{}", stderr(&out));
 }
 

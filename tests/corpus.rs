@@ -9,7 +9,7 @@ use std::path::Path;
 
 use cagey::check::SetDigest;
 use cagey::format::{self, ParseOptions};
-use cagey::{Backend, Grid, Puzzle, Solver, verify};
+use cagey::{Backend, Enumerate, Grid, Puzzle, Solver, verify};
 
 /// Expected counts by (file, index).
 fn manifest() -> BTreeMap<(String, usize), u64> {
@@ -62,7 +62,7 @@ fn every_puzzle_file_is_in_the_manifest() {
 fn solutions_verified(backend: Backend, puzzle: &Puzzle, store: usize) -> (SetDigest, HashSet<Grid>) {
     let mut seen: HashSet<Grid> = HashSet::new();
     let mut digest = SetDigest::default();
-    let stats = backend
+    let stats = Solver::new(backend)
         .enumerate(puzzle, &mut |grid| {
             verify(puzzle, grid).unwrap_or_else(|v| panic!("{backend} returned an invalid grid ({v}):\n{grid}"));
             if seen.len() < store {
@@ -112,7 +112,7 @@ fn seed_kenken_gives_exactly_the_three_grids_of_the_seed() {
         seed_grids.iter().map(|rows| Grid::new(5, rows.iter().flatten().copied().collect()).unwrap()).collect();
     expected.sort();
     for backend in Backend::ALL {
-        let (mut found, stats) = backend.solutions(puzzle, None).unwrap();
+        let (mut found, stats) = Solver::new(backend).solutions(puzzle, None).unwrap();
         found.sort();
         assert_eq!(found, expected, "{backend}");
         assert!(stats.complete);

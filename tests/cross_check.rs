@@ -8,11 +8,13 @@ use std::collections::BTreeSet;
 
 use cagey::check::{Disagreement, Limits, cross_check};
 use cagey::generate::{self, Features, KenKenOptions, SudokuOptions};
-use cagey::{Backend, BoxShape, Cage, Cell, Grid, Op, Puzzle, Solver, Target, verify};
+use cagey::{Backend, BoxShape, Cage, Cell, Enumerate, Grid, Op, Puzzle, Solver, Target, verify};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngAlgorithm, TestError, TestRng, TestRunner};
 
-const BACKENDS: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("sat", &Backend::Sat)];
+const NATIVE: Solver = Solver::new(Backend::Native);
+const SAT: Solver = Solver::new(Backend::Sat);
+const BACKENDS: [(&str, &dyn Enumerate); 2] = [("native", &NATIVE), ("sat", &SAT)];
 
 /// Solution sets larger than this are compared by count up to it.
 const CAP: u64 = 2_000;
@@ -108,7 +110,7 @@ proptest! {
         let puzzle = kenken(size, seed, max_cage, noop, perturb);
         let oracle: BTreeSet<Grid> = latin_squares(size).into_iter().filter(|g| verify(&puzzle, g).is_ok()).collect();
         for backend in Backend::ALL {
-            let (found, _) = backend.solutions(&puzzle, None).unwrap();
+            let (found, _) = Solver::new(backend).solutions(&puzzle, None).unwrap();
             let count = found.len();
             let found: BTreeSet<Grid> = found.into_iter().collect();
             prop_assert_eq!(count, found.len(), "{} repeated a grid", backend);
@@ -229,9 +231,9 @@ fn generator_spreads_over_none_one_and_several() {
     let mut sudoku_tally = [0u32; 3];
     for seed in 0..300 {
         let puzzle = kenken(4 + seed as usize % 3, seed, 4, seed % 2 == 0, 0.03);
-        kenken_tally[Backend::Native.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        kenken_tally[Solver::new(Backend::Native).count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
         let puzzle = sudoku(9, seed, 0.45, 0.01);
-        sudoku_tally[Backend::Native.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        sudoku_tally[Solver::new(Backend::Native).count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
     }
     // Measured at the time of writing: KenKen about 30% none, 30% one,
     // 40% several; Sudoku about 30% none, 15% one, 55% several.
@@ -276,7 +278,7 @@ fn generator_covers_the_whole_model() {
 /// A test-only mutant with a wrong cage rule: it reads every `-` cage as `+`.
 struct SubIsAdd;
 
-impl Solver for SubIsAdd {
+impl Enumerate for SubIsAdd {
     fn enumerate(
         &self,
         puzzle: &Puzzle,
@@ -291,13 +293,13 @@ impl Solver for SubIsAdd {
             })
             .collect();
         let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
-        Backend::Native.enumerate(&mutant, on_solution)
+        Solver::new(Backend::Native).enumerate(&mutant, on_solution)
     }
 }
 
 #[test]
 fn a_planted_fault_is_caught_within_a_few_cases() {
-    let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
+    let solvers: [(&str, &dyn Enumerate); 2] = [("sat", &SAT), ("mutant", &SubIsAdd)];
     let caught = (0..50).find(|&seed| {
         let puzzle = kenken(4, seed, 3, false, 0.0);
         let report = cross_check(&puzzle, &solvers, Limits::new(Some(CAP))).unwrap();
@@ -312,7 +314,7 @@ fn a_planted_fault_is_caught_within_a_few_cases() {
 fn shrinking_brings_a_failure_down_to_a_simpler_puzzle() {
     let config = ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() };
     let mut runner = TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let solvers: [(&str, &dyn Solver); 2] = [("sat", &Backend::Sat), ("mutant", &SubIsAdd)];
+    let solvers: [(&str, &dyn Enumerate); 2] = [("sat", &SAT), ("mutant", &SubIsAdd)];
     let first_failure = std::cell::Cell::new(None);
     let result = runner.run(&(2usize..=6, any::<u64>()), |(size, seed)| {
         let report = cross_check(&kenken(size, seed, 3, false, 0.0), &solvers, Limits::new(Some(CAP))).unwrap();
@@ -334,7 +336,7 @@ fn shrinking_brings_a_failure_down_to_a_simpler_puzzle() {
 fn fuzz_shrinking_keeps_the_disagreement_and_drops_the_rest() {
     let text = "# 3\n- 1 A1 A2\n+ 3 B1 C1\n* 6 B2 B3 C3\n";
     let puzzle = cagey::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
-    let solvers: [(&str, &dyn Solver); 2] = [("native", &Backend::Native), ("mutant", &SubIsAdd)];
+    let solvers: [(&str, &dyn Enumerate); 2] = [("native", &NATIVE), ("mutant", &SubIsAdd)];
     assert!(!cross_check(&puzzle, &solvers, Limits::new(None)).unwrap().agree());
     let small = cagey::check::shrink(&puzzle, &solvers, Limits::new(None)).unwrap();
     assert!(!cross_check(&small, &solvers, Limits::new(None)).unwrap().agree());

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use cagey::format::{Boxes, Format};
-use cagey::{Backend, Engine};
+use cagey::{Backend, Solver};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve KenKen and Sudoku puzzles and find every solution.
@@ -86,19 +86,15 @@ Examples:
     Fuzz(FuzzArgs),
 }
 
-/// Where puzzles come from and how to solve them.
+/// Puzzle files, how to read them, how to solve them and how to print the
+/// answers: the arguments of `solve`, `count` and `unique`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
     #[command(flatten)]
     pub puzzles: PuzzleFiles,
 
-    /// The solver to use: native (propagation and search) or sat (varisat).
-    #[arg(long, value_name = "native|sat", default_value = "native")]
-    pub backend: Backend,
-
-    /// With --backend sat: refuse a cage with more allowed tuples than this.
-    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
-    pub tuple_limit: usize,
+    #[command(flatten)]
+    pub solver: SolverArgs,
 
     /// Output format: text (the seeds' grid style) or json (one object per line).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
@@ -128,9 +124,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
-    /// Threads for files of many puzzles; 0 means one per core. Output keeps the order of the puzzles.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub jobs: usize,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 #[derive(Debug, Args)]
@@ -138,9 +133,8 @@ pub struct UniqueArgs {
     #[command(flatten)]
     pub input: InputArgs,
 
-    /// Threads for files of many puzzles; 0 means one per core. Output keeps the order of the puzzles.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub jobs: usize,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 #[derive(Debug, Args)]
@@ -148,6 +142,9 @@ pub struct CnfArgs {
     /// The puzzle file; '-' reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
 
     /// Which puzzle of the file to encode (1 is the first); needed when it holds several.
     #[arg(long, value_name = "K")]
@@ -158,17 +155,8 @@ pub struct CnfArgs {
     #[arg(long, value_name = "FILE")]
     pub block: Option<PathBuf>,
 
-    /// Read the puzzle file as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku")]
-    pub input: Option<Format>,
-
-    /// Sudoku box shape, as for the other commands.
-    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
-    pub boxes: Boxes,
-
-    /// Refuse a cage with more allowed tuples than this.
-    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
-    pub tuple_limit: usize,
+    #[command(flatten)]
+    pub tuples: TupleLimit,
 }
 
 #[derive(Debug, Args)]
@@ -185,9 +173,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub store: usize,
 
-    /// With a SAT backend: refuse a cage with more allowed tuples than this.
-    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
-    pub tuple_limit: usize,
+    #[command(flatten)]
+    pub tuples: TupleLimit,
 }
 
 /// Puzzle files and how to read them.
@@ -197,22 +184,69 @@ pub struct PuzzleFiles {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Read the files as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku")]
-    pub input: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
 
-    /// Sudoku box shape: RxC (like 2x3), 'none' for a plain Latin square, or
-    /// 'default' (square for N = k², else the most-square RxC; none for prime N).
+/// How to read puzzle text.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct ReadArgs {
+    /// Read the puzzles as this format instead of detecting it.
+    #[arg(long, value_name = "kenken|sudoku", alias = "input")]
+    pub input_format: Option<Format>,
+
+    #[command(flatten)]
+    pub boxes: BoxesArg,
+}
+
+/// The box shape of Sudoku, read or generated.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct BoxesArg {
+    /// Box shape of Sudoku (read or generated) and of generated Killer KenKen: RxC (like
+    /// 2x3), 'none' for a plain Latin square, or 'default' (square for N = k², else the
+    /// most-square RxC; none for prime N).
     #[arg(long, value_name = "RxC|none|default", default_value = "default")]
     pub boxes: Boxes,
 }
 
-/// What random puzzles look like.
+/// Which backend, with its settings.
+#[derive(Debug, Args)]
+pub struct SolverArgs {
+    /// The solver to use: native (propagation and search) or sat (varisat).
+    #[arg(long, value_name = "native|sat", default_value = "native")]
+    pub backend: Backend,
+
+    #[command(flatten)]
+    pub tuples: TupleLimit,
+}
+
+/// The bound on the SAT encoding of one cage.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct TupleLimit {
+    /// Refuse to encode for SAT a cage with more allowed tuples than this (with --backend sat,
+    /// and in cnf, check and fuzz, where fuzz counts such cases as skipped).
+    #[arg(long, value_name = "N", default_value_t = Solver::DEFAULT_TUPLE_LIMIT)]
+    pub tuple_limit: usize,
+}
+
+/// Threads for many puzzles.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct Jobs {
+    /// Threads for many puzzles or cases; 0 means one per core. Output keeps their order.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+}
+
+/// What random puzzles look like, and the seed they are drawn from.
 #[derive(Clone, Debug, Args)]
 pub struct PuzzleShape {
     /// The kind of puzzle.
     #[arg(long, value_name = "kenken|sudoku", default_value = "kenken")]
     pub kind: Format,
+
+    /// The seed; the same seed gives the same puzzles (and fuzz cases).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
 
     /// KenKen: write every multi-cell cage's op as '?' (the no-op variant).
     #[arg(long)]
@@ -232,9 +266,8 @@ pub struct PuzzleShape {
     #[arg(long, value_name = "P", default_value_t = 0.45)]
     pub clues: f64,
 
-    /// Box shape of generated Sudoku, and of KenKen with --killer.
-    #[arg(long, value_name = "RxC|none|default", default_value = "default")]
-    pub boxes: Boxes,
+    #[command(flatten)]
+    pub boxes: BoxesArg,
 
     /// KenKen: cages over Sudoku boxes (Killer Sudoku), of the shape --boxes gives. With fuzz,
     /// sizes that have no boxes (primes) get none.
@@ -275,10 +308,6 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=25))]
     pub size: u32,
 
-    /// The seed; the same seed gives the same puzzles.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
-
     /// How many puzzles.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub count: u64,
@@ -301,26 +330,19 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub cases: u64,
 
-    /// The seed; the same seed replays the same cases.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
-
     /// Compare at most N solutions per backend; beyond that only the counts are compared.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 2_000)]
     pub limit: u64,
 
-    /// Refuse a cage with more allowed tuples than this in the SAT encoding: such cases are
-    /// counted as skipped, not compared.
-    #[arg(long, value_name = "N", default_value_t = cagey::sat::DEFAULT_TUPLE_LIMIT)]
-    pub tuple_limit: usize,
+    #[command(flatten)]
+    pub tuples: TupleLimit,
 
     /// Where to write shrunk disagreements.
     #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
     pub out: PathBuf,
 
-    /// Threads; 0 means one per core. Cases are reported in order whatever the number.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub jobs: usize,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 /// Sizes from `low` to `high`, both included.
@@ -357,9 +379,9 @@ pub enum OutputFormat {
     Json,
 }
 
-impl InputArgs {
+impl SolverArgs {
     /// The backend with its settings.
-    pub fn engine(&self) -> Engine {
-        Engine { backend: self.backend, tuple_limit: self.tuple_limit }
+    pub fn solver(&self) -> Solver {
+        Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit).build()
     }
 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use cagey::check::{Limits, cross_check};
-use cagey::{Backend, Engine, Solver};
+use cagey::{Backend, Enumerate, Solver};
 
 use super::args::CheckArgs;
 use super::input::{CliError, load};
@@ -11,9 +11,9 @@ use super::{Answer, RunError};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let entries = load(&args.input, &mut io::stderr())?;
-    let native = Engine { backend: Backend::Native, tuple_limit: args.tuple_limit };
-    let sat = Engine { backend: Backend::Sat, tuple_limit: args.tuple_limit };
-    let solvers: [(&str, &dyn Solver); 2] = [("native", &native), ("sat", &sat)];
+    let [native, sat] =
+        Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
+    let solvers: [(&str, &dyn Enumerate); 2] = [("native", &native), ("sat", &sat)];
     let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
     writeln!(
         out,

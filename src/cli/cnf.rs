@@ -3,14 +3,14 @@
 use std::io::{self, Write};
 
 use cagey::format::{Boxes, sudoku};
-use cagey::{Grid, Op, Puzzle};
+use cagey::{Grid, Op, Puzzle, Solver};
 
 use super::args::CnfArgs;
 use super::input::{CliError, load_files, read};
 use super::{Answer, RunError};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let entries = load_files(std::slice::from_ref(&args.file), args.input, args.boxes, &mut io::stderr())?;
+    let entries = load_files(std::slice::from_ref(&args.file), args.read, &mut io::stderr())?;
     let name = args.file.display().to_string();
     let entry = match (args.puzzle, entries.len()) {
         (None, 1) => &entries[0],
@@ -28,9 +28,9 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         Some(path) => read_solutions(path, &entry.puzzle)?,
         None => Vec::new(),
     };
-    let encoding = cagey::sat::encode(&entry.puzzle, args.tuple_limit)
-        .map_err(|error| CliError::Solve { label: entry.label(), error: error.into() })?;
-    cagey::sat::dimacs::write(out, &encoding, &blocked)?;
+    let solver = Solver::builder().tuple_limit(args.tuples.tuple_limit).build();
+    let cnf = solver.cnf(&entry.puzzle).map_err(|error| CliError::Solve { label: entry.label(), error })?;
+    cnf.write_dimacs(out, &blocked)?;
     Ok(Answer::Positive)
 }
 

@@ -1,13 +1,13 @@
 //! Reading the puzzle files named on the command line.
 
-use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cagey::format::{self, Boxes, Format, ParseOptions};
+use cagey::format::{self, Format, ParseOptions};
 use cagey::{ParseError, Puzzle, SolveError};
+use thiserror::Error;
 
-use super::args::PuzzleFiles;
+use super::args::{PuzzleFiles, ReadArgs};
 
 /// A puzzle with the place it was read from.
 pub struct Entry {
@@ -25,61 +25,32 @@ impl Entry {
 }
 
 /// An error the command line reports with exit status 2.
-#[derive(Debug)]
+#[derive(Debug, Error)]
 pub enum CliError {
-    Read {
-        path: PathBuf,
-        error: io::Error,
-    },
-    Write {
-        path: PathBuf,
-        error: io::Error,
-    },
-    NotUtf8 {
-        name: String,
-        line: usize,
-        column: usize,
-    },
+    #[error("{}: cannot read: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
+    #[error("{}: cannot write: {error}", path.display())]
+    Write { path: PathBuf, error: io::Error },
+    #[error("{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file")]
+    NotUtf8 { name: String, line: usize, column: usize },
+    #[error(transparent)]
     Parse(ParseError),
-    Solve {
-        label: String,
-        error: SolveError,
-    },
+    #[error("{label}: {error}")]
+    Solve { label: String, error: SolveError },
     /// Input that parsed but does not fit what the command needs.
-    Unfit {
-        place: String,
-        message: String,
-    },
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Read { path, error } => write!(f, "{}: cannot read: {error}", path.display()),
-            CliError::Write { path, error } => write!(f, "{}: cannot write: {error}", path.display()),
-            CliError::NotUtf8 { name, line, column } => {
-                write!(f, "{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file")
-            }
-            CliError::Parse(error) => write!(f, "{error}"),
-            CliError::Solve { label, error } => write!(f, "{label}: {error}"),
-            CliError::Unfit { place, message } => write!(f, "{place}: {message}"),
-        }
-    }
+    #[error("{place}: {message}")]
+    Unfit { place: String, message: String },
 }
 
 /// Reads and parses every file, in order, before any solving starts.
 /// Warnings (KenKen cells in no cage) go to `warnings`.
 pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
-    load_files(&args.files, args.input, args.boxes, warnings)
+    load_files(&args.files, args.read, warnings)
 }
 
-/// [`load`] for files read with a forced format (or none) and box shape.
-pub fn load_files(
-    files: &[PathBuf],
-    forced: Option<Format>,
-    boxes: Boxes,
-    warnings: &mut dyn Write,
-) -> Result<Vec<Entry>, CliError> {
+/// [`load`] for any list of files.
+pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
+    let (forced, boxes) = (read_args.input_format, read_args.boxes.boxes);
     let mut entries = Vec::new();
     for path in files {
         let (name, text) = read(path)?;

@@ -11,16 +11,15 @@ mod random;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use cagey::{Solver, Uniqueness};
+use cagey::{Enumerate, Grid, Uniqueness};
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
 
-use args::{Cli, Command, CountArgs, OutputFormat, SolveArgs, UniqueArgs};
+use args::{Cli, Command, CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
 pub use input::CliError;
 use input::{Entry, load};
-use output::{grid_json, plural, record_head, record_tail, write_grid, write_record};
+use output::{Outcome, Record, Rows, plural, write_grid, write_record};
 
 /// The answer a command gives, as an exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,57 +79,19 @@ fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_
 }
 
 fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
-    let input = &args.input;
     let limit = if args.all { None } else { Some(args.limit.unwrap_or(1)) };
     let several = entries.len() > 1;
+    let json = args.input.format == OutputFormat::Json;
     let mut answer = Answer::Positive;
     for entry in entries {
         let started = Instant::now();
-        let json = input.format == OutputFormat::Json;
-        // Written before the first solution, or after the search if there is
-        // none, so that a refused puzzle leaves no half-written record.
-        let mut preamble = if json {
-            let head = Value::Object(record_head(entry, input.backend)).to_string();
-            format!("{},\"solutions\":[", &head[..head.len() - 1])
-        } else if several {
-            format!("# {}\n", entry.label())
-        } else {
-            String::new()
-        };
-        let mut written = 0u64;
-        let mut failed: Option<io::Error> = None;
-        let stats = input
-            .engine()
-            .enumerate(&entry.puzzle, &mut |grid| {
-                let result = if json {
-                    let sep = if written > 0 { "," } else { "" };
-                    write!(out, "{}{sep}{}", std::mem::take(&mut preamble), grid_json(grid))
-                } else {
-                    write!(out, "{}", std::mem::take(&mut preamble)).and_then(|()| write_grid(out, grid))
-                };
-                written += 1;
-                match result {
-                    Err(e) => {
-                        failed = Some(e);
-                        ControlFlow::Break(())
-                    }
-                    Ok(()) if limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
-                    Ok(()) => ControlFlow::Continue(()),
-                }
-            })
-            .map_err(solve_error(entry))?;
-        write!(out, "{preamble}")?;
-        if let Some(error) = failed {
-            return Err(error.into());
-        }
+        let stats = stream_solutions(&args.input, entry, limit, several, out)?;
         if stats.solutions == 0 {
             answer = Answer::Negative;
         }
         if json {
-            let mut tail = Map::new();
-            record_tail(&mut tail, &stats, started.elapsed());
-            let tail = Value::Object(tail).to_string();
-            writeln!(out, "],{}", &tail[1..])?;
+            let outcome = Outcome::new(entry, args.input.solver.backend, stats, started.elapsed());
+            write_record(out, &Record::Result(outcome))?;
         } else if stats.solutions == 0 {
             writeln!(out, "# no solution")?;
         } else if limit != Some(1) {
@@ -145,25 +106,65 @@ fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     Ok(answer)
 }
 
+/// Writes up to `limit` solutions of one puzzle as they are found. In text,
+/// a `# FILE:LINE` heading precedes them when there are `several` puzzles;
+/// it is written before the first solution, or after the search if there
+/// is none, so that a refused puzzle leaves nothing half-written.
+fn stream_solutions(
+    input: &InputArgs,
+    entry: &Entry,
+    limit: Option<u64>,
+    several: bool,
+    out: &mut dyn Write,
+) -> Result<cagey::Stats, RunError> {
+    let json = input.format == OutputFormat::Json;
+    let mut heading = if several && !json { format!("# {}\n", entry.label()) } else { String::new() };
+    let mut written = 0u64;
+    let mut failed: Option<io::Error> = None;
+    let mut write = |out: &mut dyn Write, grid: &Grid| -> io::Result<()> {
+        if json {
+            write_record(out, &Record::Solution { source: &entry.source, line: entry.line, grid: Rows(grid) })
+        } else {
+            write!(out, "{}", std::mem::take(&mut heading))?;
+            write_grid(out, grid)
+        }
+    };
+    let stats = input
+        .solver
+        .solver()
+        .enumerate(&entry.puzzle, &mut |grid| {
+            written += 1;
+            match write(out, grid) {
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
+                }
+                Ok(()) if limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
+                Ok(()) => ControlFlow::Continue(()),
+            }
+        })
+        .map_err(solve_error(entry))?;
+    if let Some(error) = failed {
+        return Err(error.into());
+    }
+    write!(out, "{heading}")?;
+    Ok(stats)
+}
+
 fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &Entry| {
-        let started = Instant::now();
-        let result = input.engine().count(&entry.puzzle, args.limit);
-        result.map(|(count, stats)| (count, stats, started.elapsed()))
-    };
-    in_order(entries, args.jobs, solve, |entry, result| {
-        let (count, stats, elapsed) = result.map_err(solve_error(entry))?;
+    let solve = |entry: &Entry| timed(|| input.solver.solver().count(&entry.puzzle, args.limit));
+    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+        let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
             answer = Answer::Negative;
         }
         match input.format {
             OutputFormat::Json => {
-                let mut record = record_head(entry, input.backend);
-                record_tail(&mut record, &stats, elapsed);
-                write_record(out, record)?;
+                let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed);
+                write_record(out, &Record::Result(outcome))?;
             }
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
@@ -172,6 +173,12 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     })?;
     out.flush()?;
     Ok(answer)
+}
+
+/// The result of `solve`, with the time it took.
+fn timed<T, E>(solve: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let started = Instant::now();
+    solve().map(|answer| (answer, started.elapsed()))
 }
 
 /// Solves the puzzles on `jobs` threads (0: one per core), a batch at a
@@ -202,13 +209,9 @@ fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &Entry| {
-        let started = Instant::now();
-        let result = input.engine().uniqueness(&entry.puzzle);
-        result.map(|(verdict, stats)| (verdict, stats, started.elapsed()))
-    };
-    in_order(entries, args.jobs, solve, |entry, result| {
-        let (verdict, stats, elapsed) = result.map_err(solve_error(entry))?;
+    let solve = |entry: &Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
+    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+        let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
             Uniqueness::None => ("none", vec![]),
             Uniqueness::Unique(grid) => ("unique", vec![grid]),
@@ -219,23 +222,16 @@ fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
         }
         match input.format {
             OutputFormat::Json => {
-                let mut record = record_head(entry, input.backend);
-                record.insert("verdict".into(), json!(word));
-                record.insert("solutions".into(), Value::Array(grids.iter().map(|g| grid_json(g)).collect()));
-                record_tail(&mut record, &stats, elapsed);
-                write_record(out, record)?;
+                let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed).with_verdict(word, &grids);
+                write_record(out, &Record::Result(outcome))?;
             }
             OutputFormat::Text => {
                 if prefix {
                     write!(out, "{}: ", entry.label())?;
                 }
                 writeln!(out, "{word}")?;
-                if grids.len() == 2 {
-                    for grid in grids {
-                        writeln!(out)?;
-                        write!(out, "{grid}")?;
-                    }
-                    writeln!(out)?;
+                if let [a, b] = grids[..] {
+                    writeln!(out, "\n{a}\n{b}")?;
                 }
             }
         }

@@ -4,39 +4,70 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use cagey::{Backend, Grid, Stats};
-use serde_json::{Map, Value, json};
+use serde::{Serialize, Serializer};
 
 use super::input::Entry;
 
+/// One line of JSON output.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Record<'a> {
+    /// A solution of a puzzle, as `solve` streams it.
+    Solution { source: &'a str, line: usize, grid: Rows<'a> },
+    /// What became of one puzzle: the last line about it.
+    Result(Outcome<'a>),
+}
+
+/// The answer for one puzzle, with what the search did.
+#[derive(Serialize)]
+pub struct Outcome<'a> {
+    source: &'a str,
+    line: usize,
+    size: usize,
+    backend: &'static str,
+    /// `unique`, `none` or `multiple`, for `unique`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
+    /// The solutions behind the verdict, for `unique`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<Rows<'a>>>,
+    #[serde(flatten)]
+    stats: Stats,
+    elapsed_ms: f64,
+}
+
+impl<'a> Outcome<'a> {
+    pub fn new(entry: &'a Entry, backend: Backend, stats: Stats, elapsed: Duration) -> Self {
+        Outcome {
+            source: &entry.source,
+            line: entry.line,
+            size: entry.puzzle.size(),
+            backend: backend.name(),
+            verdict: None,
+            solutions: None,
+            stats,
+            elapsed_ms: elapsed.as_secs_f64() * 1e3,
+        }
+    }
+
+    /// With a uniqueness verdict and the grids behind it.
+    pub fn with_verdict(self, verdict: &'static str, grids: &[&'a Grid]) -> Self {
+        Outcome { verdict: Some(verdict), solutions: Some(grids.iter().map(|&g| Rows(g)).collect()), ..self }
+    }
+}
+
 /// A grid as a JSON array of rows.
-pub fn grid_json(grid: &Grid) -> Value {
-    Value::Array(grid.rows().map(|row| json!(row)).collect())
-}
+pub struct Rows<'a>(pub &'a Grid);
 
-/// The fields every JSON record starts with: where the puzzle came from
-/// and which backend solved it.
-pub fn record_head(entry: &Entry, backend: Backend) -> Map<String, Value> {
-    let mut map = Map::new();
-    map.insert("source".into(), json!(entry.source));
-    map.insert("line".into(), json!(entry.line));
-    map.insert("size".into(), json!(entry.puzzle.size()));
-    map.insert("backend".into(), json!(backend.name()));
-    map
-}
-
-/// Adds the count, completeness, elapsed time and backend counters.
-pub fn record_tail(map: &mut Map<String, Value>, stats: &Stats, elapsed: Duration) {
-    map.insert("count".into(), json!(stats.solutions));
-    map.insert("complete".into(), json!(stats.complete));
-    map.insert("elapsed_ms".into(), json!(elapsed.as_secs_f64() * 1e3));
-    for &(name, value) in &stats.counters {
-        map.insert(name.into(), json!(value));
+impl Serialize for Rows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.rows())
     }
 }
 
 /// Writes one JSON record on its own line.
-pub fn write_record(out: &mut dyn Write, map: Map<String, Value>) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, &Value::Object(map))?;
+pub fn write_record(out: &mut dyn Write, record: &Record) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record)?;
     writeln!(out)
 }
 

@@ -8,8 +8,7 @@ use std::time::Instant;
 use cagey::check::{Limits, Report, cross_check, shrink};
 use cagey::format::{Boxes, Format, kenken, sudoku};
 use cagey::generate::{self, Features, GenerateError, Generated, KenKenOptions, SudokuOptions};
-use cagey::sat::SatError;
-use cagey::{Backend, BoxShape, Engine, Puzzle, SolveError, Solver};
+use cagey::{Backend, BoxShape, Enumerate, Puzzle, SatError, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -40,7 +39,7 @@ fn make(
                 max_cage: shape.max_cage as usize,
                 noop: shape.noop,
                 perturb: shape.perturb.unwrap_or(0.0),
-                boxes: if shape.killer { boxes_for(shape.boxes, size) } else { None },
+                boxes: if shape.killer { boxes_for(shape.boxes.boxes, size) } else { None },
                 extra_groups: shape.extra_groups,
                 uncaged: shape.uncaged,
                 scattered: shape.scatter,
@@ -50,7 +49,7 @@ fn make(
             generate::kenken(&options, rng)
         }
         Format::Sudoku => {
-            let boxes = boxes_for(shape.boxes, size);
+            let boxes = boxes_for(shape.boxes.boxes, size);
             let perturb = shape.perturb.unwrap_or(0.0);
             generate::sudoku(&SudokuOptions { size, boxes, clues: shape.clues, perturb }, rng)
         }
@@ -58,7 +57,8 @@ fn make(
     if !unique {
         return Ok(generated);
     }
-    generate::make_unique(generated, ("native", &Backend::Native), ("sat", &Backend::Sat), rng)
+    let [native, sat] = Backend::ALL.map(Solver::new);
+    generate::make_unique(generated, ("native", &native), ("sat", &sat), rng)
 }
 
 /// The boxes `boxes` asks for on an N×N grid, if any; a shape that does
@@ -91,7 +91,7 @@ fn text(shape: &PuzzleShape, puzzle: &Puzzle) -> String {
 
 /// How to read generated Sudoku back when its boxes are not the default.
 fn box_note(shape: &PuzzleShape) -> Option<String> {
-    match (shape.kind, shape.boxes) {
+    match (shape.kind, shape.boxes.boxes) {
         (Format::Sudoku, Boxes::None) => Some("read these puzzles back with --boxes none".into()),
         (Format::Sudoku, Boxes::Shape(b)) => Some(format!("read these puzzles back with --boxes {b}")),
         _ => None,
@@ -113,7 +113,7 @@ fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
         }
     }
     let boxed = shape.kind == Format::Sudoku || shape.killer;
-    if let (true, Boxes::Shape(b)) = (boxed, shape.boxes) {
+    if let (true, Boxes::Shape(b)) = (boxed, shape.boxes.boxes) {
         if let Some(n) = sizes.iter().find(|&&n| b.rows * b.cols != n) {
             return Err(unfit(format!("boxes of {b} do not tile a {n}x{n} grid")));
         }
@@ -121,7 +121,7 @@ fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError> {
     if shape.killer && shape.kind == Format::Sudoku {
         return Err(unfit("--killer makes KenKen cages over boxes: use it with --kind kenken".into()));
     }
-    if let ([n], true, None) = (sizes, shape.killer, boxes_for(shape.boxes, sizes[0])) {
+    if let ([n], true, None) = (sizes, shape.killer, boxes_for(shape.boxes.boxes, sizes[0])) {
         return Err(unfit(format!("--killer needs boxes, and a {n}x{n} grid has none: pick a size that is not prime")));
     }
     Ok(())
@@ -134,7 +134,7 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunE
         eprintln!("cagey: note: {note}");
     }
     for case in 0..args.count {
-        let mut rng = generate::rng(args.seed, case);
+        let mut rng = generate::rng(args.shape.seed, case);
         let generated = match make(&args.shape, size, 1..=size, args.unique, &mut rng) {
             Ok(generated) => generated,
             Err(GenerateError::Solve(error)) => {
@@ -173,16 +173,14 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         Format::Sudoku => 0.01,
     };
     let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(default_perturb)), ..args.shape.clone() };
-    let engines = [
-        ("native", Engine::new(Backend::Native)),
-        ("sat", Engine { backend: Backend::Sat, tuple_limit: args.tuple_limit }),
-    ];
-    // `dyn Solver` is not `Sync`, so each thread makes its own list.
-    let solvers = || engines.each_ref().map(|(name, engine)| (*name, engine as &dyn Solver));
+    let engines =
+        Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
+    // `dyn Enumerate` is not `Sync`, so each thread makes its own list.
+    let solvers = || engines.each_ref().map(|solver| (solver.backend().name(), solver as &dyn Enumerate));
     // A case the SAT encoding refuses (a cage with too many tuples) is
     // counted, not compared.
     let run = |case: u64| -> Result<Option<Case>, SolveError> {
-        let mut rng = generate::rng(args.seed, case);
+        let mut rng = generate::rng(args.shape.seed, case);
         let size = rng.random_range(range.0..=range.1);
         let puzzle = match make(&shape, size, range.0..=range.1, false, &mut rng) {
             Ok(generated) => generated.puzzle,
@@ -200,7 +198,7 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {per_sec}, {eta} left").expect("a valid template"),
     );
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.jobs).build().map_err(std::io::Error::other)?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.jobs.jobs).build().map_err(std::io::Error::other)?;
     let started = Instant::now();
     let mut tally = [0u64; 3];
     let mut features = [0u64; Features::NAMES.len()];
@@ -225,10 +223,10 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
                     .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
                 std::fs::create_dir_all(&args.out)
                     .map_err(|error| CliError::Write { path: args.out.clone(), error })?;
-                let path = args.out.join(format!("fuzz-{}-{case}.txt", args.seed));
+                let path = args.out.join(format!("fuzz-{}-{case}.txt", args.shape.seed));
                 std::fs::write(&path, text(&shape, &small))
                     .map_err(|error| CliError::Write { path: path.clone(), error })?;
-                writeln!(out, "case {case} (seed {}): the backends disagree: {disagreement}", args.seed)?;
+                writeln!(out, "case {case} (seed {}): the backends disagree: {disagreement}", args.shape.seed)?;
                 writeln!(
                     out,
                     "shrunk from {} to {} cages: {}",

@@ -32,8 +32,8 @@
 
 use std::fmt::Write as _;
 
-use crate::error::{InvalidPuzzle, ParseError, ParseErrorKind};
-use crate::puzzle::{BoxShape, Cage, Cell, Group, MAX_SIZE, Op, Puzzle, Target};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::puzzle::{BoxShape, Cage, Cell, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 
 use super::{Boxes, Parsed, fields};
 

@@ -13,20 +13,16 @@ mod propagate;
 use std::ops::ControlFlow;
 
 use crate::puzzle::{Grid, Puzzle};
+use crate::stats::Stats;
 use layout::Layout;
 use propagate::{Candidates, Propagator};
 
 /// What a native search did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Solutions handed to the callback.
-    pub solutions: u64,
-    /// Search nodes: the root and every branch tried.
-    pub nodes: u64,
-    /// Nodes where propagation found a contradiction.
-    pub failures: u64,
-    /// Whether the search ran to the end (the callback never stopped it).
-    pub complete: bool,
+#[derive(Default)]
+struct Counters {
+    solutions: u64,
+    nodes: u64,
+    failures: u64,
 }
 
 /// Hands every solution of `puzzle` to `on_solution`, as it is found, until
@@ -34,27 +30,28 @@ pub struct Stats {
 ///
 /// Memory stays flat: one candidate array per level of the search, however
 /// many solutions there are.
-pub fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
+pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
     let layout = Layout::new(puzzle);
-    let mut search = Search { prop: Propagator::new(&layout), on_solution, stats: Stats::default(), stack: Vec::new() };
+    let mut search =
+        Search { prop: Propagator::new(&layout), on_solution, counters: Counters::default(), stack: Vec::new() };
     let mut root: Candidates = vec![layout.full; layout.cell_count()];
-    search.stats.nodes = 1;
+    search.counters.nodes = 1;
     search.prop.start(&root);
     let flow = match search.prop.run(&mut root) {
         Ok(()) => search.branch(&root, 0),
         Err(_) => {
-            search.stats.failures = 1;
+            search.counters.failures = 1;
             ControlFlow::Continue(())
         }
     };
-    search.stats.complete = flow.is_continue();
-    search.stats
+    let Counters { solutions, nodes, failures } = search.counters;
+    Stats { solutions, complete: flow.is_continue(), nodes: Some(nodes), failures: Some(failures), ..Stats::default() }
 }
 
 struct Search<'a, 'f> {
     prop: Propagator<'a>,
     on_solution: &'f mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    stats: Stats,
+    counters: Counters,
     /// Candidate arrays reused level by level, so that a node allocates
     /// nothing.
     stack: Vec<Candidates>,
@@ -77,10 +74,10 @@ impl Search<'_, '_> {
             let bit = choices & choices.wrapping_neg();
             choices &= choices - 1;
             child.clone_from(cands);
-            self.stats.nodes += 1;
+            self.counters.nodes += 1;
             match self.prop.assign(&mut child, cell, bit) {
                 Ok(()) => flow = self.branch(&child, depth + 1),
-                Err(_) => self.stats.failures += 1,
+                Err(_) => self.counters.failures += 1,
             }
         }
         self.stack[depth] = child;
@@ -90,7 +87,7 @@ impl Search<'_, '_> {
     fn report(&mut self, cands: &Candidates) -> ControlFlow<()> {
         let values = cands.iter().map(|c| c.trailing_zeros() as u8 + 1).collect();
         let grid = Grid::new(self.prop.layout.size, values).expect("a fixed candidate array is a grid");
-        self.stats.solutions += 1;
+        self.counters.solutions += 1;
         (self.on_solution)(&grid)
     }
 }

@@ -6,7 +6,7 @@
 //! backend means something.
 
 mod big;
-pub mod dimacs;
+pub(crate) mod dimacs;
 mod encode;
 mod tuples;
 
@@ -16,7 +16,8 @@ use thiserror::Error;
 use varisat::ExtendFormula;
 
 use crate::puzzle::{Cell, Grid, Puzzle};
-pub use encode::{Encoding, encode};
+use crate::stats::Stats;
+pub(crate) use encode::{Encoding, encode};
 
 /// The default most allowed tuples for one cage: far above any ordinary
 /// puzzle's, far below what would exhaust memory. The search for a cage's
@@ -64,25 +65,10 @@ pub enum SatError {
     Solver(String),
 }
 
-/// What a SAT enumeration did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Solutions handed to the callback.
-    pub solutions: u64,
-    /// Whether the enumeration ran until unsatisfiable (no early stop).
-    pub complete: bool,
-    /// Variables of the encoding.
-    pub variables: u64,
-    /// Clauses of the encoding, blocking clauses included.
-    pub clauses: u64,
-    /// Calls to the SAT solver.
-    pub sat_calls: u64,
-}
-
 /// Hands every solution of `puzzle` to `on_solution` as it is found: solve,
 /// decode the model, block that grid on its cell variables, solve again,
 /// until unsatisfiable or the callback returns `Break`.
-pub fn enumerate(
+pub(crate) fn enumerate(
     puzzle: &Puzzle,
     tuple_limit: usize,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
@@ -90,24 +76,28 @@ pub fn enumerate(
     let encoding = encode(puzzle, tuple_limit)?;
     let mut solver = varisat::Solver::new();
     solver.add_formula(encoding.formula());
-    let mut stats = Stats {
-        variables: encoding.formula().var_count() as u64,
-        clauses: encoding.formula().len() as u64,
+    let (variables, clauses) = (encoding.formula().var_count() as u64, encoding.formula().len() as u64);
+    // Each call to the solver finds a solution or ends the enumeration; each
+    // solution but one that stopped it is blocked by a clause.
+    let done = |solutions: u64, complete: bool| Stats {
+        solutions,
+        complete,
+        variables: Some(variables),
+        clauses: Some(clauses + solutions - u64::from(!complete)),
+        sat_calls: Some(solutions + u64::from(complete)),
         ..Stats::default()
     };
+    let mut solutions = 0;
     loop {
-        stats.sat_calls += 1;
         if !solver.solve().map_err(|e| SatError::Solver(e.to_string()))? {
-            stats.complete = true;
-            return Ok(stats);
+            return Ok(done(solutions, true));
         }
         let model = solver.model().expect("a satisfiable formula has a model");
         let grid = encoding.decode(&model);
-        stats.solutions += 1;
+        solutions += 1;
         if on_solution(&grid).is_break() {
-            return Ok(stats);
+            return Ok(done(solutions, false));
         }
         solver.add_clause(&encoding.blocking_clause(&grid));
-        stats.clauses += 1;
     }
 }

@@ -1,0 +1,42 @@
+//! What a search did, in one typed record that every backend fills.
+//!
+//! Plain data, shared by both backends and the front end; it holds no
+//! constraint code, so sharing it cannot hide a bug from the cross-check.
+
+/// What a search did: how many solutions it handed out, whether it ran to
+/// the end, and the counters of the backend that ran it. A counter the
+/// backend does not keep is `None`.
+///
+/// ```
+/// use cagey::{Backend, Puzzle, Solver};
+///
+/// let latin = Puzzle::new(3, vec![], vec![]).unwrap();
+/// let (count, stats) = Solver::new(Backend::Native).count(&latin, None).unwrap();
+/// assert_eq!((count.count, stats.solutions, stats.complete), (12, 12, true));
+/// assert!(stats.nodes.is_some() && stats.sat_calls.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Stats {
+    /// Solutions handed to the callback (`count` in JSON).
+    #[cfg_attr(feature = "serde", serde(rename = "count"))]
+    pub solutions: u64,
+    /// Whether the whole search space was explored (no early stop).
+    pub complete: bool,
+    /// Native: search nodes, the root and every branch tried.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub nodes: Option<u64>,
+    /// Native: nodes where propagation found a contradiction.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub failures: Option<u64>,
+    /// SAT: variables of the encoding.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub variables: Option<u64>,
+    /// SAT: clauses of the encoding, blocking clauses included.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub clauses: Option<u64>,
+    /// SAT: calls to the SAT solver.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub sat_calls: Option<u64>,
+}
