@@ -12,7 +12,7 @@
 //!   in practice (no bound on the chain's mixing time is known; a test
 //!   checks that the 576 squares of order 4 come out equally often, within
 //!   the spread of chance).
-//! - [`sudoku_grid`] fills a grid with boxes by randomised depth-first
+//! - Sudoku grids are filled a grid with boxes by randomised depth-first
 //!   search. Any grid can come out, but not uniformly.
 
 use std::ops::RangeInclusive;
@@ -202,7 +202,7 @@ pub fn latin_square<R: Rng + ?Sized>(size: usize, rng: &mut R) -> Grid {
 
 /// A filled grid of order `size` with the given boxes (a Latin square if
 /// none), by randomised depth-first search.
-pub fn sudoku_grid<R: Rng + ?Sized>(size: usize, boxes: Option<BoxShape>, rng: &mut R) -> Grid {
+fn sudoku_grid<R: Rng + ?Sized>(size: usize, boxes: Option<BoxShape>, rng: &mut R) -> Grid {
     let Some(shape) = boxes else {
         return latin_square(size, rng);
     };
@@ -256,16 +256,11 @@ fn fill<R: Rng + ?Sized>(
     false
 }
 
-/// A random partition of the grid into connected cages of 1 to `max_cage`
-/// cells.
-pub fn cage_cells<R: Rng + ?Sized>(size: usize, max_cage: usize, rng: &mut R) -> Vec<Vec<Cell>> {
-    cage_cells_with(size, max_cage, 0.0, 0.0, rng)
-}
-
 /// Random cages of 1 to `max_cage` cells: each cell is left out of every
 /// cage with probability `uncaged`; each cage is grown from neighbours, or,
-/// with probability `scattered`, drawn from anywhere in the grid.
-fn cage_cells_with<R: Rng + ?Sized>(
+/// with probability `scattered`, drawn from anywhere in the grid. With
+/// neither, a partition of the grid into connected cages.
+fn cage_cells<R: Rng + ?Sized>(
     size: usize,
     max_cage: usize,
     uncaged: f64,
@@ -337,7 +332,7 @@ fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
 /// one cell `!`, two cells any of `+ - * /` that fits, more `+` or `*`;
 /// with `noop`, every op of a multi-cell cage is `?`. Products are exact
 /// however many cells the cage has.
-pub fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, rng: &mut R) -> Cage {
+fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, rng: &mut R) -> Cage {
     let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted.get(c))).collect();
     let sum = || Target::from(values.iter().map(|&v| u64::from(v)).sum::<u64>());
     let product = || exact_product(&values);
@@ -446,7 +441,7 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
     let planted = sudoku_grid(n, options.boxes, rng);
     let mut groups = options.boxes.map(|b| b.groups(n)).unwrap_or_default();
     groups.extend((0..options.extra_groups).map(|_| planted_group(&planted, rng)));
-    let cages = cage_cells_with(n, options.max_cage, options.uncaged, options.scattered, rng)
+    let cages = cage_cells(n, options.max_cage, options.uncaged, options.scattered, rng)
         .into_iter()
         .map(|cells| {
             let cage = planted_cage(cells, &planted, options.noop, rng);
@@ -733,7 +728,7 @@ mod tests {
     #[test]
     fn cages_are_connected_and_cover_the_grid() {
         let mut rng = rng(5, 0);
-        let cages = cage_cells(9, 5, &mut rng);
+        let cages = cage_cells(9, 5, 0.0, 0.0, &mut rng);
         let mut covered: Vec<Cell> = cages.iter().flatten().copied().collect();
         covered.sort();
         covered.dedup();

@@ -2,7 +2,7 @@
 //! Sudoku of any box shape — and finds **every** solution.
 //!
 //! Every puzzle becomes one [`Puzzle`]: an N×N grid with all-different
-//! [`Group`]s and arithmetic [`Cage`]s, read from text by [`format`] or
+//! [`Group`]s and arithmetic [`Cage`]s, read from text by [`format`](mod@format) or
 //! built directly. A [`Solver`] runs one of two backends ([`Backend::Native`],
 //! propagation and search; [`Backend::Sat`], CNF on varisat) that share no
 //! constraint code, and hands each solution [`Grid`] to a callback as it is
@@ -61,7 +61,7 @@ mod stats;
 mod verify;
 
 pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
-pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target, value_symbol};
+pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 pub use sat::SatError;
 pub use solver::{Backend, Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
 pub use stats::Stats;

@@ -455,7 +455,7 @@ impl fmt::Display for Grid {
 
 /// The character of value `v` in grids and Sudoku text: `1`-`9`, then `A`
 /// for 10, `B` for 11, … up to `P` for 25.
-pub fn value_symbol(v: u8) -> char {
+pub(crate) fn value_symbol(v: u8) -> char {
     match v {
         0..=9 => char::from(b'0' + v),
         _ => char::from(b'A' + v - 10),
