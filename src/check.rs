@@ -11,6 +11,7 @@ use crate::puzzle::{Cage, Grid, Op, Puzzle};
 use crate::solver::Enumerate;
 use crate::stats::Stats;
 use crate::verify::{Violation, verify};
+use itertools::{Itertools, iproduct};
 use sha2::{Digest, Sha256};
 
 /// An order-independent digest of a set of grids, kept in constant memory
@@ -120,15 +121,14 @@ impl fmt::Display for Disagreement {
                 write!(f, "{found_by} found this solution and {missed_by} did not:\n{grid}")
             }
             Disagreement::Counts { counts } => {
-                let parts: Vec<String> = counts
+                let parts = counts
                     .iter()
-                    .map(|(name, count, complete)| format!("{name} {count}{}", if *complete { "" } else { "+" }))
-                    .collect();
-                write!(f, "the counts differ: {}", parts.join(", "))
+                    .map(|(name, count, complete)| format!("{name} {count}{}", if *complete { "" } else { "+" }));
+                write!(f, "the counts differ: {}", parts.format(", "))
             }
             Disagreement::Digests { digests } => {
-                let parts: Vec<String> = digests.iter().map(|(name, digest)| format!("{name} {digest}")).collect();
-                write!(f, "as many solutions, but different sets (digests {})", parts.join(", "))
+                let parts = digests.iter().map(|(name, digest)| format!("{name} {digest}"));
+                write!(f, "as many solutions, but different sets (digests {})", parts.format(", "))
             }
         }
     }
@@ -215,12 +215,10 @@ fn compare(runs: &[Run], sets: &[HashSet<Grid>]) -> Option<Disagreement> {
     let complete = runs.iter().all(|r| r.complete);
     let all_stored = runs.iter().zip(sets).all(|(r, s)| r.count == s.len() as u64);
     if complete && all_stored {
-        for (i, a) in sets.iter().enumerate() {
-            for (j, b) in sets.iter().enumerate() {
-                if let Some(grid) = a.iter().filter(|g| !b.contains(*g)).min() {
-                    let (found_by, missed_by) = (runs[i].name.clone(), runs[j].name.clone());
-                    return Some(Disagreement::Missing { found_by, missed_by, grid: grid.clone() });
-                }
+        for ((found, a), (missed, b)) in iproduct!(runs.iter().zip(sets), runs.iter().zip(sets)) {
+            if let Some(grid) = a.difference(b).min() {
+                let (found_by, missed_by) = (found.name.clone(), missed.name.clone());
+                return Some(Disagreement::Missing { found_by, missed_by, grid: grid.clone() });
             }
         }
         return None;
@@ -247,14 +245,12 @@ pub fn shrink(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: Limit
         let mut candidates: Vec<Vec<Cage>> = (0..cages.len())
             .map(|i| cages.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c.clone()).collect())
             .collect();
-        for (i, a) in cages.iter().enumerate() {
-            for (j, b) in cages.iter().enumerate().skip(i + 1) {
-                if let Some(merged) = merge(a, b) {
-                    let mut next: Vec<Cage> =
-                        cages.iter().enumerate().filter(|&(k, _)| k != i && k != j).map(|(_, c)| c.clone()).collect();
-                    next.push(merged);
-                    candidates.push(next);
-                }
+        for (i, j) in (0..cages.len()).tuple_combinations() {
+            if let Some(merged) = merge(&cages[i], &cages[j]) {
+                let mut next: Vec<Cage> =
+                    cages.iter().enumerate().filter(|&(k, _)| k != i && k != j).map(|(_, c)| c.clone()).collect();
+                next.push(merged);
+                candidates.push(next);
             }
         }
         for cages in candidates {

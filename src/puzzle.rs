@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use itertools::{Itertools, iproduct};
+
 use thiserror::Error;
 
 /// The largest supported grid size. Candidate sets fit in a `u32`, and rows
@@ -196,10 +198,8 @@ impl Cage {
         if !op.allows_cell_count(cells.len()) {
             return Err(InvalidPuzzle::WrongCellCount { op, found: cells.len() });
         }
-        for (i, cell) in cells.iter().enumerate() {
-            if cells[..i].contains(cell) {
-                return Err(InvalidPuzzle::RepeatedCell { cell: *cell });
-            }
+        if let Some(&cell) = cells.iter().duplicates().next() {
+            return Err(InvalidPuzzle::RepeatedCell { cell });
         }
         Ok(Cage { op, target, cells })
     }
@@ -259,16 +259,9 @@ impl BoxShape {
 
     /// The box groups of an N×N grid, row by row of boxes.
     pub fn groups(self, size: usize) -> Vec<Group> {
-        let mut groups = Vec::with_capacity(size);
-        for top in (0..size).step_by(self.rows) {
-            for left in (0..size).step_by(self.cols) {
-                let cells = (top..top + self.rows)
-                    .flat_map(|r| (left..left + self.cols).map(move |c| Cell::new(r, c)))
-                    .collect();
-                groups.push(Group::new(cells));
-            }
-        }
-        groups
+        let corners = iproduct!((0..size).step_by(self.rows), (0..size).step_by(self.cols));
+        let cells = |(top, left)| iproduct!(top..top + self.rows, left..left + self.cols).map(|(r, c)| Cell::new(r, c));
+        corners.map(|corner| Group::new(cells(corner).collect())).collect()
     }
 }
 
@@ -303,13 +296,11 @@ impl Puzzle {
             if group.cells.len() > size {
                 return Err(InvalidPuzzle::GroupTooLarge { cells: group.cells.len(), size });
             }
-            for (i, cell) in group.cells.iter().enumerate() {
-                if !inside(cell) {
-                    return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
-                }
-                if group.cells[..i].contains(cell) {
-                    return Err(InvalidPuzzle::RepeatedCell { cell: *cell });
-                }
+            if let Some(&cell) = group.cells.iter().find(|c| !inside(c)) {
+                return Err(InvalidPuzzle::CellOutsideGrid { cell, size });
+            }
+            if let Some(&cell) = group.cells.iter().duplicates().next() {
+                return Err(InvalidPuzzle::RepeatedCell { cell });
             }
         }
         let mut caged = vec![false; size * size];
@@ -441,13 +432,12 @@ impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size;
         let segment = |i: usize| "-".repeat(1 + usize::from(i > 0) + usize::from(i + 1 < n));
-        let rule = (0..n).map(segment).collect::<Vec<_>>().join("+");
+        let rule = (0..n).map(segment).join("+");
         for (r, row) in self.rows().enumerate() {
             if r > 0 {
                 writeln!(f, "{rule}")?;
             }
-            let cells: Vec<String> = row.iter().map(|&v| value_symbol(v).to_string()).collect();
-            writeln!(f, "{}", cells.join(" | "))?;
+            writeln!(f, "{}", row.iter().map(|&v| value_symbol(v)).join(" | "))?;
         }
         Ok(())
     }

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use itertools::Itertools;
+
 use crate::puzzle::{Cage, Grid, Op, Puzzle};
 
 /// Why a grid fails a puzzle.
@@ -52,13 +54,8 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
         return Err(Violation::WrongSize { expected: puzzle.size(), found: grid.size() });
     }
     for (index, group) in puzzle.groups().iter().enumerate() {
-        let mut seen = Vec::new();
-        for &cell in group.cells() {
-            let value = grid.get(cell);
-            if seen.contains(&value) {
-                return Err(Violation::Repeated { group: index, value });
-            }
-            seen.push(value);
+        if let Some(value) = group.cells().iter().map(|&cell| grid.get(cell)).duplicates().next() {
+            return Err(Violation::Repeated { group: index, value });
         }
     }
     for (index, cage) in puzzle.cages().iter().enumerate() {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use cagey::format::{self, Format, ParseOptions};
 use cagey::{ParseError, Puzzle, SolveError};
+use itertools::Itertools;
 use thiserror::Error;
 
 use super::args::{PuzzleFiles, ReadArgs};
@@ -59,13 +60,12 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
             let uncaged = parsed.puzzle.uncaged_cells();
             if format == Some(Format::KenKen) && !uncaged.is_empty() {
-                let cells: Vec<String> = uncaged.iter().map(ToString::to_string).collect();
                 // A failed warning must not stop the work.
                 let _ = writeln!(
                     warnings,
                     "cagey: warning: {name}:{}: cells in no cage, constrained only by their row and column: {}",
                     parsed.line,
-                    cells.join(" ")
+                    uncaged.iter().join(" ")
                 );
             }
             entries.push(Entry { source: name.clone(), line: parsed.line, puzzle: parsed.puzzle });

@@ -10,6 +10,7 @@ use cagey::format::{Boxes, Format, kenken, sudoku};
 use cagey::generate::{self, Features, GenerateError, Generated, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, Enumerate, Puzzle, SatError, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
+use itertools::Itertools;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -255,8 +256,8 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         tally[2],
         args.cases as f64 / seconds.max(1e-9)
     )?;
-    let used: Vec<String> = Features::NAMES.iter().zip(features).map(|(name, k)| format!("{name} {k}")).collect();
-    writeln!(out, "cases with each feature: {}", used.join(", "))?;
+    let used = Features::NAMES.iter().zip(features).map(|(name, k)| format!("{name} {k}"));
+    writeln!(out, "cases with each feature: {}", used.format(", "))?;
     if refused > 0 {
         writeln!(out, "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit)")?;
     }

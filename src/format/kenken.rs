@@ -32,6 +32,8 @@
 
 use std::fmt::Write as _;
 
+use itertools::Itertools;
+
 use crate::error::{ParseError, ParseErrorKind};
 use crate::puzzle::{BoxShape, Cage, Cell, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 
@@ -111,7 +113,7 @@ fn header(fields: &[(usize, &str)]) -> Result<Builder, (usize, ParseErrorKind)> 
 }
 
 fn join(fields: &[(usize, &str)]) -> String {
-    fields.iter().map(|&(_, f)| f).collect::<Vec<_>>().join(" ")
+    fields.iter().map(|&(_, f)| f).join(" ")
 }
 
 /// A puzzle being read: its size and groups, its cages so far, and which

@@ -16,6 +16,7 @@
 //!   or is forbidden outright if none does (a support encoding, so unit
 //!   propagation is as strong as arc consistency on the cage).
 
+use itertools::Itertools;
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use super::SatError;
@@ -80,10 +81,8 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
 
     for cell in 0..cells {
         formula.add_clause(&(1..=n).map(|v| x(cell, v).positive()).collect::<Vec<_>>());
-        for a in 1..=n {
-            for b in a + 1..=n {
-                formula.add_clause(&[x(cell, a).negative(), x(cell, b).negative()]);
-            }
+        for (a, b) in (1..=n).tuple_combinations() {
+            formula.add_clause(&[x(cell, a).negative(), x(cell, b).negative()]);
         }
     }
 
@@ -91,10 +90,9 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
     let mut apart = vec![false; cells * cells];
     for group in puzzle.groups() {
         let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
-        for &a in &members {
-            for &b in &members {
-                apart[a * cells + b] = a != b;
-            }
+        for (&a, &b) in members.iter().tuple_combinations() {
+            apart[a * cells + b] = true;
+            apart[b * cells + a] = true;
         }
         if members.len() == n {
             for v in 1..=n {
@@ -102,13 +100,9 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
             }
         }
     }
-    for a in 0..cells {
-        for b in a + 1..cells {
-            if apart[a * cells + b] {
-                for v in 1..=n {
-                    formula.add_clause(&[x(a, v).negative(), x(b, v).negative()]);
-                }
-            }
+    for (a, b) in (0..cells).tuple_combinations().filter(|&(a, b)| apart[a * cells + b]) {
+        for v in 1..=n {
+            formula.add_clause(&[x(a, v).negative(), x(b, v).negative()]);
         }
     }
 
