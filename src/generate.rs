@@ -17,6 +17,7 @@
 
 use std::ops::RangeInclusive;
 
+use itertools::iproduct;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -149,55 +150,86 @@ pub fn latin_square<R: Rng + ?Sized>(size: usize, rng: &mut R) -> Grid {
     if n <= 1 {
         return Grid::new(n, vec![1; n * n]).expect("1x1");
     }
-    // The incidence cube: m[(r·N + c)·N + s] is 1 when cell (r, c) holds
-    // symbol s. Between proper squares the walk passes through "improper"
-    // cubes with a single -1 entry.
-    let at = |r: usize, c: usize, s: usize| (r * n + c) * n + s;
-    let mut m = vec![0i8; n * n * n];
-    for r in 0..n {
-        for c in 0..n {
-            m[at(r, c, (r + c) % n)] = 1;
-        }
-    }
-    let ones = |m: &[i8], line: &dyn Fn(usize) -> usize| (0..n).filter(|&i| m[line(i)] == 1).collect::<Vec<_>>();
+    let mut cube = Cube::cyclic(n);
     let mut improper: Option<(usize, usize, usize)> = None;
     // Only the proper squares visited are counted: the walk watched on them
     // alone has the uniform distribution, while stopping at the first
     // proper square after a number of moves of any kind is biased.
     let mut proper_visits = 0;
     while proper_visits < (n * n * n).max(1000) {
-        let (r, c, s) = improper.unwrap_or_else(|| {
+        let start = improper.unwrap_or_else(|| {
             loop {
                 let cell = (rng.random_range(0..n), rng.random_range(0..n), rng.random_range(0..n));
-                if m[at(cell.0, cell.1, cell.2)] == 0 {
+                if cube.m[cube.at(cell.0, cell.1, cell.2)] == 0 {
                     break cell;
                 }
             }
         });
-        // In a proper cube each line through a 0 holds one 1; through the
-        // improper -1, two: pick one at random.
-        let r2 = *ones(&m, &|i| at(i, c, s)).choose(rng).expect("a 1 in the line");
-        let c2 = *ones(&m, &|i| at(r, i, s)).choose(rng).expect("a 1 in the line");
-        let s2 = *ones(&m, &|i| at(r, c, i)).choose(rng).expect("a 1 in the line");
-        for (cell, delta) in [
-            (at(r, c, s), 1),
-            (at(r, c2, s2), 1),
-            (at(r2, c, s2), 1),
-            (at(r2, c2, s), 1),
-            (at(r, c, s2), -1),
-            (at(r, c2, s), -1),
-            (at(r2, c, s), -1),
-            (at(r2, c2, s2), -1),
-        ] {
-            m[cell] += delta;
-        }
-        improper = (m[at(r2, c2, s2)] < 0).then_some((r2, c2, s2));
+        improper = cube.step(start, rng);
         proper_visits += usize::from(improper.is_none());
     }
     let values = (0..n * n)
-        .map(|cell| (0..n).find(|&s| m[cell * n + s] == 1).expect("a proper cube has a symbol per cell") as u8 + 1)
+        .map(|cell| (0..n).find(|&s| cube.m[cell * n + s] == 1).expect("a proper cube has a symbol per cell") as u8 + 1)
         .collect();
     Grid::new(n, values).expect("a proper cube is a Latin square")
+}
+
+/// The incidence cube of a Latin square: `m[(r·N + c)·N + s]` is 1 when
+/// cell (r, c) holds symbol s. Between proper squares the walk passes
+/// through "improper" cubes with a single -1 entry.
+struct Cube {
+    n: usize,
+    m: Vec<i8>,
+}
+
+impl Cube {
+    /// The cube of the cyclic square, (r + c) mod N.
+    fn cyclic(n: usize) -> Self {
+        let mut cube = Cube { n, m: vec![0; n * n * n] };
+        for (r, c) in iproduct!(0..n, 0..n) {
+            let at = cube.at(r, c, (r + c) % n);
+            cube.m[at] = 1;
+        }
+        cube
+    }
+
+    fn at(&self, r: usize, c: usize, s: usize) -> usize {
+        (r * self.n + c) * self.n + s
+    }
+
+    /// A random 1 on the line `line(0..N)`.
+    fn one_on<R: Rng + ?Sized>(&self, line: impl Fn(usize) -> usize, rng: &mut R) -> usize {
+        let ones: Vec<usize> = (0..self.n).filter(|&i| self.m[line(i)] == 1).collect();
+        *ones.choose(rng).expect("a 1 on the line")
+    }
+
+    /// One move of the chain from a 0 entry of a proper cube, or from the
+    /// -1 of an improper one; the -1 the move leaves, if any.
+    fn step<R: Rng + ?Sized>(
+        &mut self,
+        (r, c, s): (usize, usize, usize),
+        rng: &mut R,
+    ) -> Option<(usize, usize, usize)> {
+        // In a proper cube each line through a 0 holds one 1; through the
+        // improper -1, two: pick one at random.
+        let r2 = self.one_on(|i| self.at(i, c, s), rng);
+        let c2 = self.one_on(|i| self.at(r, i, s), rng);
+        let s2 = self.one_on(|i| self.at(r, c, i), rng);
+        for ((r, c, s), delta) in [
+            ((r, c, s), 1),
+            ((r, c2, s2), 1),
+            ((r2, c, s2), 1),
+            ((r2, c2, s), 1),
+            ((r, c, s2), -1),
+            ((r, c2, s), -1),
+            ((r2, c, s), -1),
+            ((r2, c2, s2), -1),
+        ] {
+            let at = self.at(r, c, s);
+            self.m[at] += delta;
+        }
+        (self.m[self.at(r2, c2, s2)] < 0).then_some((r2, c2, s2))
+    }
 }
 
 /// A filled grid of order `size` with the given boxes (a Latin square if

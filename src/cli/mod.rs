@@ -4,6 +4,7 @@
 pub mod args;
 mod check;
 mod cnf;
+mod fuzz;
 mod input;
 mod output;
 mod random;
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use cagey::{Enumerate, Grid, Uniqueness};
+use itertools::Itertools;
 use rayon::prelude::*;
 
 use args::{Cli, Command, CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
@@ -70,7 +72,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
-        Command::Fuzz(args) => random::fuzz(&args, out),
+        Command::Fuzz(args) => fuzz::fuzz(&args, out),
     }
 }
 
@@ -155,7 +157,7 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &Entry| timed(|| input.solver.solver().count(&entry.puzzle, args.limit));
+    let solve = |entry: &&Entry| timed(|| input.solver.solver().count(&entry.puzzle, args.limit));
     in_order(entries, args.jobs.jobs, solve, |entry, result| {
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
@@ -169,7 +171,7 @@ fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Ans
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     out.flush()?;
     Ok(answer)
@@ -181,25 +183,29 @@ fn timed<T, E>(solve: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E>
     solve().map(|answer| (answer, started.elapsed()))
 }
 
-/// Solves the puzzles on `jobs` threads (0: one per core), a batch at a
-/// time, and hands each result to `report` in the order of the puzzles.
-fn in_order<R: Send>(
-    entries: &[Entry],
+/// Solves the items on `jobs` threads (0: one per core), a batch at a
+/// time, and hands each result to `report` in the order of the items, until
+/// `report` says to stop.
+fn in_order<T: Sync, R: Send>(
+    items: impl IntoIterator<Item = T>,
     jobs: usize,
-    solve: impl Fn(&Entry) -> R + Sync,
-    mut report: impl FnMut(&Entry, R) -> Result<(), RunError>,
+    solve: impl Fn(&T) -> R + Sync,
+    mut report: impl FnMut(T, R) -> Result<ControlFlow<()>, RunError>,
 ) -> Result<(), RunError> {
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| RunError::Io(io::Error::other(e)))?;
-    let batch = 64 * pool.current_num_threads();
-    for chunk in entries.chunks(batch) {
-        let results: Vec<R> = if chunk.len() == 1 {
-            vec![solve(&chunk[0])]
+    let batches = items.into_iter().chunks(32 * pool.current_num_threads());
+    for batch in &batches {
+        let batch: Vec<T> = batch.collect();
+        let results: Vec<R> = if batch.len() == 1 {
+            vec![solve(&batch[0])]
         } else {
-            pool.install(|| chunk.par_iter().map(&solve).collect())
+            pool.install(|| batch.par_iter().map(&solve).collect())
         };
-        for (entry, result) in chunk.iter().zip(results) {
-            report(entry, result)?;
+        for (item, result) in batch.into_iter().zip(results) {
+            if report(item, result)?.is_break() {
+                return Ok(());
+            }
         }
     }
     Ok(())
@@ -209,7 +215,7 @@ fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
+    let solve = |entry: &&Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
     in_order(entries, args.jobs.jobs, solve, |entry, result| {
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
@@ -235,7 +241,7 @@ fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<A
                 }
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     out.flush()?;
     Ok(answer)

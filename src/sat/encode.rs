@@ -21,7 +21,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use super::SatError;
 use super::tuples::{CageShape, Refused, allowed_tuples};
-use crate::puzzle::{Grid, Puzzle};
+use crate::puzzle::{Cage, Grid, Puzzle};
 
 /// A puzzle's CNF with what is needed to read a model back.
 pub struct Encoding {
@@ -74,60 +74,101 @@ fn cell_var(size: usize, cell: usize, value: usize) -> Var {
 /// refused before its clauses are built.
 pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError> {
     let n = puzzle.size();
-    let cells = n * n;
-    let x = |cell: usize, value: usize| cell_var(n, cell, value);
     let mut formula = CnfFormula::new();
-    formula.set_var_count(cells * n);
+    formula.set_var_count(n * n * n);
+    let mut encoder = Encoder { n, formula, apart: vec![false; n.pow(4)], given: vec![0; n * n] };
+    encoder.cells();
+    encoder.groups(puzzle);
+    encoder.read_givens(puzzle);
+    for (index, cage) in puzzle.cages().iter().enumerate() {
+        encoder.cage(index, cage, tuple_limit)?;
+    }
+    Ok(Encoding { size: n, formula: encoder.formula })
+}
 
-    for cell in 0..cells {
-        formula.add_clause(&(1..=n).map(|v| x(cell, v).positive()).collect::<Vec<_>>());
-        for (a, b) in (1..=n).tuple_combinations() {
-            formula.add_clause(&[x(cell, a).negative(), x(cell, b).negative()]);
-        }
+/// The formula under construction, with what the cages need to know.
+struct Encoder {
+    n: usize,
+    formula: CnfFormula,
+    /// `apart[a·N² + b]`: cells `a` and `b` share some group.
+    apart: Vec<bool>,
+    /// The value of each one-cell cage, if the grid has it (bit v for
+    /// value v).
+    given: Vec<u32>,
+}
+
+impl Encoder {
+    fn x(&self, cell: usize, value: usize) -> Var {
+        cell_var(self.n, cell, value)
     }
 
-    // Each pair of cells that share some group, once.
-    let mut apart = vec![false; cells * cells];
-    for group in puzzle.groups() {
-        let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
-        for (&a, &b) in members.iter().tuple_combinations() {
-            apart[a * cells + b] = true;
-            apart[b * cells + a] = true;
-        }
-        if members.len() == n {
-            for v in 1..=n {
-                formula.add_clause(&members.iter().map(|&c| x(c, v).positive()).collect::<Vec<_>>());
+    fn apart(&self, a: usize, b: usize) -> bool {
+        self.apart[a * self.n * self.n + b]
+    }
+
+    /// Every cell takes exactly one value.
+    fn cells(&mut self) {
+        let n = self.n;
+        for cell in 0..n * n {
+            self.formula.add_clause(&(1..=n).map(|v| self.x(cell, v).positive()).collect::<Vec<_>>());
+            for (a, b) in (1..=n).tuple_combinations() {
+                self.formula.add_clause(&[self.x(cell, a).negative(), self.x(cell, b).negative()]);
             }
         }
     }
-    for (a, b) in (0..cells).tuple_combinations().filter(|&(a, b)| apart[a * cells + b]) {
-        for v in 1..=n {
-            formula.add_clause(&[x(a, v).negative(), x(b, v).negative()]);
+
+    /// Cells that share a group differ (one clause per pair of cells and
+    /// value, however many groups they share); a group of N cells holds
+    /// every value.
+    fn groups(&mut self, puzzle: &Puzzle) {
+        let (n, cells) = (self.n, self.n * self.n);
+        for group in puzzle.groups() {
+            let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
+            for (&a, &b) in members.iter().tuple_combinations() {
+                self.apart[a * cells + b] = true;
+                self.apart[b * cells + a] = true;
+            }
+            if members.len() == n {
+                for v in 1..=n {
+                    self.formula.add_clause(&members.iter().map(|&c| self.x(c, v).positive()).collect::<Vec<_>>());
+                }
+            }
+        }
+        let peers: Vec<(usize, usize)> = (0..cells).tuple_combinations().filter(|&(a, b)| self.apart(a, b)).collect();
+        for (a, b) in peers {
+            for v in 1..=n {
+                self.formula.add_clause(&[self.x(a, v).negative(), self.x(b, v).negative()]);
+            }
         }
     }
 
-    // The value of each one-cell cage, if the grid has it (bit v for value v).
-    let mut given = vec![0u32; cells];
-    for cage in puzzle.cages() {
-        if let &[cell] = cage.cells() {
-            let value = cage.target().digits().parse::<usize>().ok().filter(|v| (1..=n).contains(v));
-            given[cell.index(n)] = value.map_or(0, |v| 1 << v);
+    fn read_givens(&mut self, puzzle: &Puzzle) {
+        let n = self.n;
+        for cage in puzzle.cages() {
+            if let &[cell] = cage.cells() {
+                let value = cage.target().digits().parse::<usize>().ok().filter(|v| (1..=n).contains(v));
+                self.given[cell.index(n)] = value.map_or(0, |v| 1 << v);
+            }
         }
     }
-    for (index, cage) in puzzle.cages().iter().enumerate() {
+
+    /// A one-cell cage as a unit clause (empty if its target is no value);
+    /// a larger one as its allowed tuples.
+    fn cage(&mut self, index: usize, cage: &Cage, tuple_limit: usize) -> Result<(), SatError> {
+        let (n, cells) = (self.n, self.n * self.n);
         let members: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
         if let &[cell] = members.as_slice() {
-            match given[cell].trailing_zeros() as usize {
-                32 => formula.add_clause(&[]),
-                value => formula.add_clause(&[x(cell, value).positive()]),
+            match self.given[cell].trailing_zeros() as usize {
+                32 => self.formula.add_clause(&[]),
+                value => self.formula.add_clause(&[self.x(cell, value).positive()]),
             }
-            continue;
+            return Ok(());
         }
         let pairs: Vec<Vec<bool>> =
-            members.iter().map(|&a| members.iter().map(|&b| apart[a * cells + b]).collect()).collect();
+            members.iter().map(|&a| members.iter().map(|&b| self.apart(a, b)).collect()).collect();
         let domains: Vec<u32> = members
             .iter()
-            .map(|&a| !(0..cells).filter(|&b| apart[a * cells + b]).fold(0, |taken, b| taken | given[b]))
+            .map(|&a| !(0..cells).filter(|&b| self.apart(a, b)).fold(0, |taken, b| taken | self.given[b]))
             .collect();
         let target = cage.target().digits();
         let shape = CageShape { op: cage.op(), target, size: n as u8, apart: &pairs, domains: &domains };
@@ -138,24 +179,30 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
                 Refused::TooLong(steps) => SatError::TuplesTooLong { cage, first_cell, cells, steps },
             }
         })?;
-        let tuple_vars: Vec<Var> = (0..tuples.len()).map(|_| formula.new_var()).collect();
-        formula.add_clause(&tuple_vars.iter().map(|t| t.positive()).collect::<Vec<_>>());
+        self.support(&members, &tuples);
+        Ok(())
+    }
+
+    /// The support encoding of a cage's allowed tuples: one variable per
+    /// tuple, which implies its cell values; some tuple holds; and each
+    /// cell value implies one of the tuples that support it.
+    fn support(&mut self, members: &[usize], tuples: &[Vec<u8>]) {
+        let tuple_vars: Vec<Var> = (0..tuples.len()).map(|_| self.formula.new_var()).collect();
+        self.formula.add_clause(&tuple_vars.iter().map(|t| t.positive()).collect::<Vec<_>>());
         for (tuple, t) in tuples.iter().zip(&tuple_vars) {
             for (&cell, &v) in members.iter().zip(tuple) {
-                formula.add_clause(&[t.negative(), x(cell, v.into()).positive()]);
+                self.formula.add_clause(&[t.negative(), self.x(cell, v.into()).positive()]);
             }
         }
         for (i, &cell) in members.iter().enumerate() {
-            for v in 1..=n {
-                let mut clause = vec![x(cell, v).negative()];
-                clause.extend(
-                    tuples.iter().zip(&tuple_vars).filter(|(t, _)| usize::from(t[i]) == v).map(|(_, t)| t.positive()),
-                );
-                formula.add_clause(&clause);
+            for v in 1..=self.n {
+                let mut clause = vec![self.x(cell, v).negative()];
+                let supports = tuples.iter().zip(&tuple_vars).filter(|(t, _)| usize::from(t[i]) == v);
+                clause.extend(supports.map(|(_, t)| t.positive()));
+                self.formula.add_clause(&clause);
             }
         }
     }
-    Ok(Encoding { size: n, formula })
 }
 
 #[cfg(test)]

@@ -1,0 +1,183 @@
+//! `cagey fuzz`: random puzzles through both backends, in parallel; the
+//! first disagreement is shrunk and saved.
+
+use std::io::{IsTerminal, Write};
+use std::ops::{ControlFlow, RangeInclusive};
+use std::time::{Duration, Instant};
+
+use cagey::check::{Limits, Report, cross_check, shrink};
+use cagey::format::Format;
+use cagey::generate::{self, Features, GenerateError};
+use cagey::{Backend, Enumerate, Puzzle, SatError, SolveError, Solver};
+use indicatif::{ProgressBar, ProgressStyle};
+use itertools::Itertools;
+use rand::RngExt;
+
+use super::args::{FuzzArgs, PuzzleShape};
+use super::input::CliError;
+use super::random::{box_note, check_shape, make, text};
+use super::{Answer, RunError, in_order};
+
+pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let fuzzer = Fuzzer::new(args)?;
+    let bar = progress_bar(args.cases);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut disagreed = false;
+    in_order(
+        0..args.cases,
+        args.jobs.jobs,
+        |&case| fuzzer.run(case),
+        |case, result| {
+            bar.inc(1);
+            let Some(outcome) = result.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?
+            else {
+                tally.refused += 1;
+                return Ok(ControlFlow::Continue(()));
+            };
+            if outcome.report.disagreement.is_some() {
+                bar.abandon();
+                fuzzer.save(case, &outcome, out)?;
+                disagreed = true;
+                return Ok(ControlFlow::Break(()));
+            }
+            tally.add(&outcome);
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
+    if disagreed {
+        return Ok(Answer::Negative);
+    }
+    bar.finish_and_clear();
+    tally.write(out, args.cases, started.elapsed())?;
+    out.flush()?;
+    Ok(Answer::Positive)
+}
+
+/// A bar on standard error when it is a terminal.
+fn progress_bar(cases: u64) -> ProgressBar {
+    let bar = if std::io::stderr().is_terminal() { ProgressBar::new(cases) } else { ProgressBar::hidden() };
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {per_sec}, {eta} left");
+    bar.set_style(style.expect("a valid template"));
+    bar
+}
+
+/// What one fuzz case came to.
+struct Case {
+    puzzle: Puzzle,
+    report: Report,
+}
+
+/// The settings of a run: the shape of its puzzles, their sizes and the
+/// two solvers.
+struct Fuzzer<'a> {
+    args: &'a FuzzArgs,
+    shape: PuzzleShape,
+    sizes: RangeInclusive<usize>,
+    solvers: [Solver; 2],
+}
+
+impl<'a> Fuzzer<'a> {
+    /// The settings, checked, with the defaults of fuzzing filled in.
+    fn new(args: &'a FuzzArgs) -> Result<Self, CliError> {
+        let (low, high, perturb) = match args.shape.kind {
+            Format::KenKen => (1, 6, 0.03),
+            Format::Sudoku => (9, 9, 0.01),
+        };
+        let sizes = args.size.map_or(low..=high, |r| r.low..=r.high);
+        check_shape(&args.shape, &sizes.clone().collect::<Vec<_>>())?;
+        let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(perturb)), ..args.shape.clone() };
+        let tuple_limit = args.tuples.tuple_limit;
+        let solvers = Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(tuple_limit).build());
+        Ok(Fuzzer { args, shape, sizes, solvers })
+    }
+
+    fn solvers(&self) -> [(&str, &dyn Enumerate); 2] {
+        self.solvers.each_ref().map(|solver| (solver.backend().name(), solver as &dyn Enumerate))
+    }
+
+    fn limits(&self) -> Limits {
+        Limits::new(Some(self.args.limit))
+    }
+
+    /// Generates case number `case` and cross-checks it; `None` when the
+    /// SAT encoding refuses it (a cage with too many tuples), which is
+    /// counted, not compared.
+    fn run(&self, case: u64) -> Result<Option<Case>, SolveError> {
+        let mut rng = generate::rng(self.shape.seed, case);
+        let size = rng.random_range(self.sizes.clone());
+        let puzzle = match make(&self.shape, size, self.sizes.clone(), false, &mut rng) {
+            Ok(generated) => generated.puzzle,
+            Err(GenerateError::Solve(error)) => return Err(error),
+            Err(error) => unreachable!("only unique mode confirms: {error}"),
+        };
+        match cross_check(&puzzle, &self.solvers(), self.limits()) {
+            Ok(report) => Ok(Some(Case { puzzle, report })),
+            Err(SolveError::Sat(SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. })) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Shrinks a case the backends disagree on, writes it to a file and
+    /// says where.
+    fn save(&self, case: u64, disagreeing: &Case, out: &mut dyn Write) -> Result<(), RunError> {
+        let Case { puzzle, report } = disagreeing;
+        let seed = self.shape.seed;
+        let small = shrink(puzzle, &self.solvers(), self.limits())
+            .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+        let dir = &self.args.out;
+        std::fs::create_dir_all(dir).map_err(|error| CliError::Write { path: dir.clone(), error })?;
+        let path = dir.join(format!("fuzz-{seed}-{case}.txt"));
+        std::fs::write(&path, text(&self.shape, &small))
+            .map_err(|error| CliError::Write { path: path.clone(), error })?;
+        let disagreement = report.disagreement.as_ref().expect("a disagreement");
+        writeln!(out, "case {case} (seed {seed}): the backends disagree: {disagreement}")?;
+        let (before, after) = (puzzle.cages().len(), small.cages().len());
+        writeln!(out, "shrunk from {before} to {after} cages: {}", path.display())?;
+        if let Some(note) = box_note(&self.shape) {
+            writeln!(out, "({note})")?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// What the cases came to, so far.
+#[derive(Default)]
+struct Tally {
+    /// Cases with no, one and several solutions.
+    counts: [u64; 3],
+    /// Cases that use each of [`Features::NAMES`].
+    features: [u64; Features::NAMES.len()],
+    /// Cases the SAT encoding refused.
+    refused: u64,
+}
+
+impl Tally {
+    fn add(&mut self, case: &Case) {
+        for (seen, used) in self.features.iter_mut().zip(Features::of(&case.puzzle).flags()) {
+            *seen += u64::from(used);
+        }
+        self.counts[case.report.runs[0].count.min(2) as usize] += 1;
+    }
+
+    fn write(&self, out: &mut dyn Write, cases: u64, elapsed: Duration) -> std::io::Result<()> {
+        let [none, one, several] = self.counts;
+        let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
+        let compared = cases - self.refused;
+        writeln!(
+            out,
+            "{compared} cases, all agree: {none} with no solution, {one} with one, {several} with several; {rate:.0} cases/s"
+        )?;
+        let used = Features::NAMES.iter().zip(self.features).map(|(name, k)| format!("{name} {k}"));
+        writeln!(out, "cases with each feature: {}", used.format(", "))?;
+        if self.refused > 0 {
+            let refused = self.refused;
+            writeln!(
+                out,
+                "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit)"
+            )?;
+        }
+        Ok(())
+    }
+}
