@@ -6,8 +6,8 @@ use cagey::check::{Limits, cross_check};
 use cagey::{Backend, Enumerate, Solver};
 
 use super::args::CheckArgs;
+use super::exit::{Answer, RunError};
 use super::input::{CliError, load};
-use super::{Answer, RunError};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let entries = load(&args.input, &mut io::stderr())?;

@@ -6,8 +6,8 @@ use cagey::format::{Boxes, sudoku};
 use cagey::{Grid, Op, Puzzle, Solver};
 
 use super::args::CnfArgs;
+use super::exit::{Answer, RunError};
 use super::input::{CliError, load_files, read};
-use super::{Answer, RunError};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let entries = load_files(std::slice::from_ref(&args.file), args.read, &mut io::stderr())?;

@@ -14,9 +14,10 @@ use itertools::Itertools;
 use rand::RngExt;
 
 use super::args::{FuzzArgs, PuzzleShape};
+use super::batch::in_order;
+use super::exit::{Answer, RunError};
 use super::input::CliError;
 use super::random::{box_note, check_shape, make, text};
-use super::{Answer, RunError, in_order};
 
 pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let fuzzer = Fuzzer::new(args)?;

@@ -10,8 +10,8 @@ use cagey::{Backend, BoxShape, Puzzle, Solver};
 use rand_chacha::ChaCha8Rng;
 
 use super::args::{GenerateArgs, PuzzleShape};
+use super::exit::{Answer, RunError};
 use super::input::CliError;
-use super::{Answer, RunError};
 
 /// Generates one puzzle of `size` with the shape's options (with `--mix`,
 /// of a size drawn from `sizes`); with `unique`, pinned by the native

@@ -37,7 +37,8 @@ use itertools::Itertools;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::puzzle::{BoxShape, Cage, Cell, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 
-use super::{Boxes, Parsed, fields};
+use super::fields::fields;
+use super::options::{Boxes, Parsed};
 
 /// Parses every puzzle in `text`; `source_name` is used in error messages.
 pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {

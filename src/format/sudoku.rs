@@ -19,7 +19,7 @@
 use crate::error::{ParseError, ParseErrorKind, WriteError};
 use crate::puzzle::{BoxShape, MAX_SIZE, Op, Puzzle, value_symbol};
 
-use super::{Boxes, Parsed};
+use super::options::{Boxes, Parsed};
 
 /// The value a character stands for: 0 for an empty cell.
 fn char_value(ch: char) -> Option<u8> {

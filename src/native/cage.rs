@@ -12,57 +12,46 @@
 #[cfg(test)]
 use super::factors::of_target;
 use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient};
-use super::propagate::{Candidates, Contradiction, Propagator};
+use super::layout::CageLayout;
 use crate::puzzle::Op;
 
-/// Prunes the candidates of cage `index` against its op and target.
-pub(super) fn revise(prop: &mut Propagator, cands: &mut Candidates, index: usize) -> Result<(), Contradiction> {
-    let layout = prop.layout;
-    let cage = &layout.cages[index];
-    let (op, target) = (cage.op, cage.target);
-    match (op, cage.cells.as_slice()) {
-        (Op::Given, &[cell]) | (Op::Any, &[cell]) => prop.restrict(cands, cell, value_bit(target, layout.size)),
+/// The values each cell of `cage` can keep, against its op and target and
+/// the candidates `cands` (indexed by cell): `keep[i]` for `cage.cells[i]`.
+pub(super) fn supports(cage: &CageLayout, size: usize, cands: &[u32], keep: &mut Vec<u32>) {
+    let (op, target, cells) = (cage.op, cage.target, cage.cells.as_slice());
+    keep.clear();
+    keep.resize(cells.len(), 0);
+    match (op, cells) {
+        (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
             let ops: &[Op] = match op {
                 Op::Any => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
                 _ => std::slice::from_ref(&cage.op),
             };
-            let (ca, cb) = (cands[a], cands[b]);
-            let mut keep_a = 0;
-            let mut keep_b = 0;
             if let Some(target) = target {
                 for &op in ops {
-                    keep_a |= pair_support(op, target, ca, cb);
-                    keep_b |= pair_support(op, target, cb, ca);
+                    keep[0] |= pair_support(op, target, cands[a], cands[b]);
+                    keep[1] |= pair_support(op, target, cands[b], cands[a]);
                 }
             }
-            prop.restrict(cands, a, keep_a)?;
-            prop.restrict(cands, b, keep_b)
         }
         (Op::Add | Op::Mul | Op::Any, cells) => {
             let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
             let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
-            let mut keep = std::mem::take(&mut prop.scratch);
-            keep.clear();
-            keep.resize(cells.len(), 0);
             let combinations = cells
                 .iter()
                 .try_fold(1u32, |acc, &c| acc.checked_mul(cands[c].count_ones()).filter(|&p| p <= EXACT_LIMIT));
-            let exact = combinations.is_some() && !cage.apart.is_empty();
-            if exact {
-                let mut search = Exact { sum_goal, cells, apart: &cage.apart, cands, values: [0; 64], keep: &mut keep };
+            if combinations.is_some() && !cage.apart.is_empty() {
+                let mut search = Exact { sum_goal, cells, apart: &cage.apart, cands, values: [0; 64], keep };
                 search.search(0, 0, product_goal);
             } else {
                 if let Some(goal) = sum_goal {
-                    sum_support(cells, cands, goal, &mut keep);
+                    sum_support(cells, cands, goal, keep);
                 }
                 if let Some(goal) = &product_goal {
-                    product_support(cells, cands, goal, target, &mut keep);
+                    product_support(cells, cands, goal, target, keep);
                 }
             }
-            let result = cells.iter().zip(&keep).try_for_each(|(&cell, &k)| prop.restrict(cands, cell, k));
-            prop.scratch = keep;
-            result
         }
         // Cell counts are checked when a cage is made.
         _ => unreachable!("a {op} cage with {} cells", cage.cells.len()),
@@ -81,7 +70,7 @@ struct Exact<'a> {
     sum_goal: Option<u64>,
     cells: &'a [usize],
     apart: &'a [u64],
-    cands: &'a Candidates,
+    cands: &'a [u32],
     values: [u64; 64],
     keep: &'a mut [u32],
 }
@@ -142,7 +131,7 @@ fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
 
 /// Adds to `keep[i]` the values of cell i that leave the rest of the sum
 /// within the bounds of the other cells.
-fn sum_support(cells: &[usize], cands: &Candidates, target: u64, keep: &mut [u32]) {
+fn sum_support(cells: &[usize], cands: &[u32], target: u64, keep: &mut [u32]) {
     let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
     let high = |c: u32| 32 - u64::from(c.leading_zeros());
     let min_sum: u64 = cells.iter().map(|&c| low(cands[c])).sum();
@@ -203,7 +192,7 @@ impl Contribution {
 /// products of the other cells' least and largest candidates (computed with
 /// checked multiplication: a product that overflows is above any such
 /// target).
-fn product_support(cells: &[usize], cands: &Candidates, goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
+fn product_support(cells: &[usize], cands: &[u32], goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
     let total = cells.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(cands[c]), 1));
     let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
     let high = |c: u32| 32 - u64::from(c.leading_zeros());

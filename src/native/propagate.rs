@@ -25,7 +25,7 @@ pub(super) struct Propagator<'a> {
     /// hidden-single scan, as in [`Layout::groups_of`].
     dirty_groups: Vec<u64>,
     /// Scratch space for cage reasoning.
-    pub scratch: Vec<u32>,
+    scratch: Vec<u32>,
 }
 
 impl<'a> Propagator<'a> {
@@ -123,13 +123,23 @@ impl<'a> Propagator<'a> {
             }
             if let Some(index) = self.dirty.pop() {
                 self.is_dirty[index] = false;
-                cage::revise(self, cands, index)?;
+                self.revise(cands, index)?;
                 continue;
             }
             if !self.hidden_singles(cands)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Prunes the candidates of cage `index` against its op and target.
+    fn revise(&mut self, cands: &mut Candidates, index: usize) -> Result<(), Contradiction> {
+        let cage = &self.layout.cages[index];
+        let mut keep = std::mem::take(&mut self.scratch);
+        cage::supports(cage, self.layout.size, cands, &mut keep);
+        let result = cage.cells.iter().zip(&keep).try_for_each(|(&cell, &k)| self.restrict(cands, cell, k));
+        self.scratch = keep;
+        result
     }
 
     /// Fixes every value that has only one place left in a changed group;

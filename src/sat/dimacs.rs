@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use varisat::dimacs::{DimacsHeader, write_dimacs_clauses, write_dimacs_header};
 
-use super::Encoding;
+use super::encode::Encoding;
 use crate::puzzle::Grid;
 
 /// Writes `encoding` as DIMACS CNF with comment lines that give the size and

@@ -19,7 +19,7 @@
 use itertools::Itertools;
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
-use super::SatError;
+use super::error::SatError;
 use super::tuples::{CageShape, Refused, allowed_tuples};
 use crate::puzzle::{Cage, Grid, Puzzle};
 

@@ -1,0 +1,45 @@
+//! What a command answers, as an exit status, and how it can fail.
+
+use std::io;
+use std::process::ExitCode;
+
+use super::input::CliError;
+
+/// The answer a command gives, as an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Solved, unique: exit 0.
+    Positive,
+    /// No solution, not unique: exit 1.
+    Negative,
+}
+
+impl From<Answer> for ExitCode {
+    fn from(answer: Answer) -> ExitCode {
+        match answer {
+            Answer::Positive => ExitCode::SUCCESS,
+            Answer::Negative => ExitCode::from(1),
+        }
+    }
+}
+
+/// An error while running a command: bad input, or a failed write.
+#[derive(Debug)]
+pub enum RunError {
+    /// Bad input or a refusal: exit 2 with a message.
+    Cli(CliError),
+    /// Writing the output failed (a closed pipe is not reported).
+    Io(io::Error),
+}
+
+impl From<io::Error> for RunError {
+    fn from(error: io::Error) -> Self {
+        RunError::Io(error)
+    }
+}
+
+impl From<CliError> for RunError {
+    fn from(error: CliError) -> Self {
+        RunError::Cli(error)
+    }
+}

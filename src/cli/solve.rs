@@ -1,0 +1,156 @@
+//! `cagey solve`, `count` and `unique`: one backend on every puzzle.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use cagey::{Enumerate, Grid, Uniqueness};
+
+use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
+use super::batch::in_order;
+use super::exit::{Answer, RunError};
+use super::input::{CliError, Entry};
+use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
+
+fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
+    move |error| RunError::Cli(CliError::Solve { label: entry.label(), error })
+}
+
+pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let limit = if args.all { None } else { Some(args.limit.unwrap_or(1)) };
+    let several = entries.len() > 1;
+    let json = args.input.format == OutputFormat::Json;
+    let mut answer = Answer::Positive;
+    for entry in entries {
+        let started = Instant::now();
+        let stats = stream_solutions(&args.input, entry, limit, several, out)?;
+        if stats.solutions == 0 {
+            answer = Answer::Negative;
+        }
+        if json {
+            let outcome = Outcome::new(entry, args.input.solver.backend, stats, started.elapsed());
+            write_record(out, &Record::Result(outcome))?;
+        } else if stats.solutions == 0 {
+            writeln!(out, "# no solution")?;
+        } else if limit != Some(1) {
+            let more = if stats.complete { "" } else { " (stopped at the limit; there may be more)" };
+            writeln!(out, "# {}{more}", plural(stats.solutions, "solution"))?;
+        }
+        if several && !json {
+            writeln!(out)?;
+        }
+        out.flush()?;
+    }
+    Ok(answer)
+}
+
+/// Writes up to `limit` solutions of one puzzle as they are found. In text,
+/// a `# FILE:LINE` heading precedes them when there are `several` puzzles;
+/// it is written before the first solution, or after the search if there
+/// is none, so that a refused puzzle leaves nothing half-written.
+fn stream_solutions(
+    input: &InputArgs,
+    entry: &Entry,
+    limit: Option<u64>,
+    several: bool,
+    out: &mut dyn Write,
+) -> Result<cagey::Stats, RunError> {
+    let json = input.format == OutputFormat::Json;
+    let mut heading = if several && !json { format!("# {}\n", entry.label()) } else { String::new() };
+    let mut written = 0u64;
+    let mut failed: Option<io::Error> = None;
+    let mut write = |out: &mut dyn Write, grid: &Grid| -> io::Result<()> {
+        if json {
+            write_record(out, &Record::Solution { source: &entry.source, line: entry.line, grid: Rows(grid) })
+        } else {
+            write!(out, "{}", std::mem::take(&mut heading))?;
+            write_grid(out, grid)
+        }
+    };
+    let stats = input
+        .solver
+        .solver()
+        .enumerate(&entry.puzzle, &mut |grid| {
+            written += 1;
+            match write(out, grid) {
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
+                }
+                Ok(()) if limit.is_some_and(|l| written >= l) => ControlFlow::Break(()),
+                Ok(()) => ControlFlow::Continue(()),
+            }
+        })
+        .map_err(solve_error(entry))?;
+    if let Some(error) = failed {
+        return Err(error.into());
+    }
+    write!(out, "{heading}")?;
+    Ok(stats)
+}
+
+pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let input = &args.input;
+    let prefix = input.puzzles.files.len() > 1;
+    let mut answer = Answer::Positive;
+    let solve = |entry: &&Entry| timed(|| input.solver.solver().count(&entry.puzzle, args.limit));
+    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+        let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
+        if count.count == 0 {
+            answer = Answer::Negative;
+        }
+        match input.format {
+            OutputFormat::Json => {
+                let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed);
+                write_record(out, &Record::Result(outcome))?;
+            }
+            OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
+            OutputFormat::Text => writeln!(out, "{count}")?,
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    out.flush()?;
+    Ok(answer)
+}
+
+/// The result of `solve`, with the time it took.
+fn timed<T, E>(solve: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let started = Instant::now();
+    solve().map(|answer| (answer, started.elapsed()))
+}
+
+pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+    let input = &args.input;
+    let prefix = input.puzzles.files.len() > 1;
+    let mut answer = Answer::Positive;
+    let solve = |entry: &&Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
+    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+        let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
+        let (word, grids) = match &verdict {
+            Uniqueness::None => ("none", vec![]),
+            Uniqueness::Unique(grid) => ("unique", vec![grid]),
+            Uniqueness::Multiple(a, b) => ("multiple", vec![a, b]),
+        };
+        if word != "unique" {
+            answer = Answer::Negative;
+        }
+        match input.format {
+            OutputFormat::Json => {
+                let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed).with_verdict(word, &grids);
+                write_record(out, &Record::Result(outcome))?;
+            }
+            OutputFormat::Text => {
+                if prefix {
+                    write!(out, "{}: ", entry.label())?;
+                }
+                writeln!(out, "{word}")?;
+                if let [a, b] = grids[..] {
+                    writeln!(out, "\n{a}\n{b}")?;
+                }
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    out.flush()?;
+    Ok(answer)
+}

@@ -1,0 +1,51 @@
+//! Why the SAT backend refuses a puzzle, and the bound behind most refusals.
+
+use thiserror::Error;
+
+use crate::puzzle::Cell;
+
+/// The default most allowed tuples for one cage: far above any ordinary
+/// puzzle's, far below what would exhaust memory. The search for a cage's
+/// tuples may make at most 100 comparisons per tuple of this limit.
+pub const DEFAULT_TUPLE_LIMIT: usize = 1_000_000;
+
+/// Why the SAT backend could not solve a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SatError {
+    /// A cage has more allowed tuples than the limit.
+    #[error(
+        "cage {} (the one at {first_cell}, {cells} cells) has more than {limit} allowed tuples; \
+         raise --tuple-limit to encode it anyway, or use the native backend",
+        cage + 1
+    )]
+    TooManyTuples {
+        /// Index of the cage in the puzzle.
+        cage: usize,
+        /// The cage's first cell.
+        first_cell: Cell,
+        /// How many cells it has.
+        cells: usize,
+        /// The limit it broke.
+        limit: usize,
+    },
+    /// The search for a cage's allowed tuples ran past its step budget.
+    #[error(
+        "cage {} (the one at {first_cell}, {cells} cells) is too large to expand into allowed tuples \
+         (the search took more than {steps} steps); raise --tuple-limit to allow more, or use the native backend",
+        cage + 1
+    )]
+    TuplesTooLong {
+        /// Index of the cage in the puzzle.
+        cage: usize,
+        /// The cage's first cell.
+        first_cell: Cell,
+        /// How many cells it has.
+        cells: usize,
+        /// The budget it broke.
+        steps: u64,
+    },
+    /// varisat itself failed.
+    #[error("the SAT solver failed: {0}")]
+    Solver(String),
+}
