@@ -174,6 +174,18 @@ impl Limits {
 /// must be equal: grid by grid while they fit in `limits.store`, by count
 /// and digest past it. Where `limits.stop` cut a run short, the sets
 /// cannot be compared and the counts (all at the limit) are.
+///
+/// ```
+/// use cagey::check::{Limits, cross_check};
+/// use cagey::{Backend, Enumerate, Puzzle, Solver};
+///
+/// let latin = Puzzle::new(4, vec![], vec![]).unwrap();
+/// let [native, sat] = Backend::ALL.map(Solver::new);
+/// let solvers: [(&str, &dyn Enumerate); 2] = [("native", &native), ("sat", &sat)];
+/// let report = cross_check(&latin, &solvers, Limits::new(None)).unwrap();
+/// assert!(report.agree());
+/// assert_eq!(report.runs[1].count, 576);
+/// ```
 pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: Limits) -> Result<Report, SolveError> {
     let mut runs = Vec::new();
     let mut sets: Vec<HashSet<Grid>> = Vec::new();

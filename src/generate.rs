@@ -468,6 +468,14 @@ fn wild_target<R: Rng + ?Sized>(cells: &[Cell], planted: &Grid, rng: &mut R) -> 
 
 /// A random KenKen planted on a random solution: a uniform random Latin
 /// square, or a random Sudoku grid when the options ask for boxes.
+///
+/// ```
+/// use cagey::generate::{self, KenKenOptions};
+///
+/// let options = KenKenOptions { max_cage: 3, noop: true, ..KenKenOptions::new(6) };
+/// let generated = generate::kenken(&options, &mut generate::rng(7, 0));
+/// assert_eq!(cagey::verify(&generated.puzzle, &generated.planted), Ok(()));
+/// ```
 pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generated {
     let n = options.size;
     let planted = sudoku_grid(n, options.boxes, rng);

@@ -287,6 +287,19 @@ impl Puzzle {
     /// every cell lies in the grid, that no group has more than N cells or a
     /// cell twice, that no cell is in two cages, and that every `!` target
     /// is a value from 1 to N.
+    ///
+    /// ```
+    /// use cagey::{Cage, Cell, Group, InvalidPuzzle, Op, Puzzle};
+    ///
+    /// // A 4x4 with its main diagonal all different and one product cage.
+    /// let diagonal = Group::new((0..4).map(|i| Cell::new(i, i)).collect());
+    /// let cage = Cage::new(Op::Mul, 12u64, vec![Cell::new(0, 1), Cell::new(0, 2)]).unwrap();
+    /// let puzzle = Puzzle::new(4, vec![diagonal], vec![cage]).unwrap();
+    /// assert_eq!(puzzle.groups().len(), 4 + 4 + 1);
+    ///
+    /// let given = Cage::new(Op::Given, 5u64, vec![Cell::new(0, 0)]).unwrap();
+    /// assert!(matches!(Puzzle::new(4, vec![], vec![given]), Err(InvalidPuzzle::GivenOutOfRange { .. })));
+    /// ```
     pub fn new(size: usize, extra_groups: Vec<Group>, cages: Vec<Cage>) -> Result<Self, InvalidPuzzle> {
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(InvalidPuzzle::SizeOutOfRange { size });

@@ -49,6 +49,16 @@ impl fmt::Display for Violation {
 }
 
 /// Checks every group and every cage of `puzzle` against `grid`.
+///
+/// ```
+/// use cagey::{Cage, Cell, Grid, Op, Puzzle, Violation, verify};
+///
+/// let cage = Cage::new(Op::Add, 3u64, vec![Cell::new(0, 0), Cell::new(0, 1)]).unwrap();
+/// let puzzle = Puzzle::new(2, vec![], vec![cage]).unwrap();
+/// assert_eq!(verify(&puzzle, &Grid::new(2, vec![1, 2, 2, 1]).unwrap()), Ok(()));
+/// let repeat = Grid::new(2, vec![1, 1, 2, 2]).unwrap();
+/// assert!(matches!(verify(&puzzle, &repeat), Err(Violation::Repeated { value: 1, .. })));
+/// ```
 pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
     if grid.size() != puzzle.size() {
         return Err(Violation::WrongSize { expected: puzzle.size(), found: grid.size() });

@@ -39,6 +39,18 @@ pub fn detect(text: &str) -> Option<Format> {
 
 /// Parses every puzzle in `text`, detecting the format unless the options
 /// force one. `source_name` names the text in error messages.
+///
+/// ```
+/// use cagey::format::{self, Boxes, Format, ParseOptions};
+///
+/// let sudoku = "1...\n..2.\n"; // two 2x2 Latin squares with one given each
+/// let options = ParseOptions { format: Some(Format::Sudoku), boxes: Boxes::None };
+/// let parsed = format::parse(sudoku, "two.txt", &options).unwrap();
+/// assert_eq!((parsed.len(), parsed[1].line, parsed[1].puzzle.size()), (2, 2, 2));
+///
+/// let error = format::parse("# 4\n+ 3 A1 Z9\n", "bad.txt", &ParseOptions::default()).unwrap_err();
+/// assert_eq!(error.to_string(), "bad.txt:2:8: bad cell 'Z9': expected a row A-D and a column 1-4, like B3");
+/// ```
 pub fn parse(text: &str, source_name: &str, options: &ParseOptions) -> Result<Vec<Parsed>, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = options.format.or_else(|| detect(text));
