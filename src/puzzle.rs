@@ -198,7 +198,7 @@ impl Cage {
         if !op.allows_cell_count(cells.len()) {
             return Err(InvalidPuzzle::WrongCellCount { op, found: cells.len() });
         }
-        if let Some(&cell) = cells.iter().duplicates().next() {
+        if let Some((&cell, _)) = cells.iter().tuple_combinations().find(|(a, b)| a == b) {
             return Err(InvalidPuzzle::RepeatedCell { cell });
         }
         Ok(Cage { op, target, cells })
@@ -312,7 +312,7 @@ impl Puzzle {
             if let Some(&cell) = group.cells.iter().find(|c| !inside(c)) {
                 return Err(InvalidPuzzle::CellOutsideGrid { cell, size });
             }
-            if let Some(&cell) = group.cells.iter().duplicates().next() {
+            if let Some((&cell, _)) = group.cells.iter().tuple_combinations().find(|(a, b)| a == b) {
                 return Err(InvalidPuzzle::RepeatedCell { cell });
             }
         }

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 use layout::Layout;
-use propagate::{Candidates, Propagator};
+use propagate::{Candidates, Contradiction, Propagator};
 
 /// What a native search did.
 #[derive(Default)]
@@ -35,9 +35,13 @@ pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> C
     let mut search =
         Search { prop: Propagator::new(&layout), on_solution, counters: Counters::default(), stack: Vec::new() };
     let mut root: Candidates = vec![layout.full; layout.cell_count()];
+    for &(cell, bit) in &layout.givens {
+        root[cell] &= bit;
+    }
     search.counters.nodes = 1;
     search.prop.start(&root);
-    let flow = match search.prop.run(&mut root) {
+    let given_clash = layout.givens.iter().any(|&(cell, _)| root[cell] == 0);
+    let flow = match if given_clash { Err(Contradiction) } else { search.prop.run(&mut root) } {
         Ok(()) => search.branch(&root, 0),
         Err(_) => {
             search.counters.failures = 1;

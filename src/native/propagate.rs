@@ -35,7 +35,7 @@ impl<'a> Propagator<'a> {
             fixed: Vec::new(),
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
-            dirty_groups: vec![0; layout.group_words],
+            dirty_groups: vec![0; layout.shape.group_words],
             scratch: Vec::new(),
         }
     }
@@ -46,7 +46,7 @@ impl<'a> Propagator<'a> {
         self.fixed.extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
         self.dirty.extend(0..self.layout.cages.len());
         self.is_dirty.iter_mut().for_each(|d| *d = true);
-        for group in 0..self.layout.groups.len() {
+        for group in 0..self.layout.shape.groups.len() {
             self.dirty_groups[group / 64] |= 1 << (group % 64);
         }
     }
@@ -95,8 +95,9 @@ impl<'a> Propagator<'a> {
                 self.dirty.push(cage);
             }
         }
-        let words = layout.group_words;
-        for (dirty, groups) in self.dirty_groups.iter_mut().zip(&layout.groups_of[cell * words..(cell + 1) * words]) {
+        let words = layout.shape.group_words;
+        let groups_of = &layout.shape.groups_of[cell * words..(cell + 1) * words];
+        for (dirty, groups) in self.dirty_groups.iter_mut().zip(groups_of) {
             *dirty |= groups;
         }
     }
@@ -115,7 +116,7 @@ impl<'a> Propagator<'a> {
         loop {
             while let Some(cell) = self.fixed.pop() {
                 let value = cands[cell];
-                for &peer in &layout.peers[cell] {
+                for &peer in &layout.shape.peers[cell] {
                     if cands[peer] & value != 0 {
                         self.restrict(cands, peer, !value)?;
                     }
@@ -151,8 +152,8 @@ impl<'a> Propagator<'a> {
             let bits = &mut self.dirty_groups[word];
             let index = word * 64 + bits.trailing_zeros() as usize;
             *bits &= *bits - 1;
-            let group = &layout.groups[index];
-            let is_full = layout.group_is_full[index];
+            let group = &layout.shape.groups[index];
+            let is_full = layout.shape.group_is_full[index];
             let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
             for &cell in group {
                 let c = cands[cell];
