@@ -58,8 +58,8 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
         let format = forced.or_else(|| format::detect(&text));
         let options = ParseOptions { format, boxes };
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
-            let uncaged = parsed.puzzle.uncaged_cells();
-            if format == Some(Format::KenKen) && !uncaged.is_empty() {
+            let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
+            if !uncaged.is_empty() {
                 // A failed warning must not stop the work.
                 let _ = writeln!(
                     warnings,

@@ -29,8 +29,10 @@ pub(super) struct Shape {
     pub groups: Vec<Vec<usize>>,
     /// Whether a group has N cells, so that every value must appear in it.
     pub group_is_full: Vec<bool>,
-    /// For each cell, the other cells sharing a group with it, each once.
-    pub peers: Vec<Vec<usize>>,
+    /// The other cells sharing a group with each cell, each once: those of
+    /// cell c are `peers[peer_start[c]..peer_start[c + 1]]`.
+    pub peers: Vec<u16>,
+    pub peer_start: Vec<usize>,
     /// 64-bit words in a set of groups.
     pub group_words: usize,
     /// For each cell, the set of groups it belongs to: `group_words` words
@@ -81,12 +83,15 @@ impl Shape {
                 peers[a].extend(group.iter().copied().filter(|&b| b != a));
             }
         }
+        let mut peer_start = vec![0];
         for list in &mut peers {
             list.sort_unstable();
             list.dedup();
+            peer_start.push(peer_start.last().unwrap() + list.len());
         }
+        let peers = peers.into_iter().flatten().map(|c| c as u16).collect();
         let group_is_full = groups.iter().map(|g| g.len() == size).collect();
-        Shape { groups, group_is_full, peers, group_words, groups_of }
+        Shape { groups, group_is_full, peers, peer_start, group_words, groups_of }
     }
 
     /// Whether cells `a` and `b` (different) share a group.

@@ -116,9 +116,10 @@ impl<'a> Propagator<'a> {
         loop {
             while let Some(cell) = self.fixed.pop() {
                 let value = cands[cell];
-                for &peer in &layout.shape.peers[cell] {
-                    if cands[peer] & value != 0 {
-                        self.restrict(cands, peer, !value)?;
+                let shape = &layout.shape;
+                for &peer in &shape.peers[shape.peer_start[cell]..shape.peer_start[cell + 1]] {
+                    if cands[usize::from(peer)] & value != 0 {
+                        self.restrict(cands, usize::from(peer), !value)?;
                     }
                 }
             }
