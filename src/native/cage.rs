@@ -24,16 +24,11 @@ pub(super) fn supports(cage: &CageLayout, size: usize, cands: &[u32], keep: &mut
     match (op, cells) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
-            let ops: &[Op] = match op {
-                Op::Any => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
-                _ => std::slice::from_ref(&cage.op),
+            let supported = |mine: u32, other: u32| {
+                values(mine).filter(|&v| cage.partners[v as usize - 1] & other != 0).fold(0, |k, v| k | 1 << (v - 1))
             };
-            if let Some(target) = target {
-                for &op in ops {
-                    keep[0] |= pair_support(op, target, cands[a], cands[b]);
-                    keep[1] |= pair_support(op, target, cands[b], cands[a]);
-                }
-            }
+            keep[0] = supported(cands[a], cands[b]);
+            keep[1] = supported(cands[b], cands[a]);
         }
         (Op::Add | Op::Mul | Op::Any, cells) => {
             let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
@@ -108,25 +103,6 @@ fn value_bit(target: Option<u64>, size: usize) -> u32 {
         Some(t) if (1..=size as u64).contains(&t) => 1 << (t - 1),
         _ => 0,
     }
-}
-
-/// The values of `mine` that some value of `other` completes under `op`.
-fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
-    let mut keep = 0;
-    let has = |w: u64| (1..=32).contains(&w) && other & (1 << (w - 1)) != 0;
-    for v in values(mine) {
-        let ok = match op {
-            Op::Add => target > v && has(target - v),
-            Op::Sub => v.checked_add(target).is_some_and(has) || (v > target && has(v - target)),
-            Op::Mul => target % v == 0 && has(target / v),
-            Op::Div => v.checked_mul(target).is_some_and(has) || (v % target == 0 && has(v / target)),
-            Op::Given | Op::Any => unreachable!("pairs are checked op by op"),
-        };
-        if ok {
-            keep |= 1 << (v - 1);
-        }
-    }
-    keep
 }
 
 /// Adds to `keep[i]` the values of cell i that leave the rest of the sum
@@ -248,20 +224,6 @@ mod tests {
 
     fn set(vals: &[u64]) -> u32 {
         vals.iter().map(|v| 1u32 << (v - 1)).sum()
-    }
-
-    #[test]
-    fn pairs() {
-        let all = set(&[1, 2, 3, 4, 5, 6]);
-        assert_eq!(pair_support(Op::Sub, 3, all, all), set(&[1, 2, 3, 4, 5, 6]));
-        assert_eq!(pair_support(Op::Sub, 5, all, all), set(&[1, 6]));
-        assert_eq!(pair_support(Op::Div, 2, all, all), set(&[1, 2, 3, 4, 6]));
-        assert_eq!(pair_support(Op::Div, 2, all, set(&[6])), set(&[3]));
-        assert_eq!(pair_support(Op::Add, 11, all, all), set(&[5, 6]));
-        assert_eq!(pair_support(Op::Mul, 12, all, all), set(&[2, 3, 4, 6]));
-        assert_eq!(pair_support(Op::Mul, 12, all, set(&[2])), set(&[6]));
-        assert_eq!(pair_support(Op::Sub, u64::MAX, all, all), 0);
-        assert_eq!(pair_support(Op::Div, u64::MAX, all, all), 0);
     }
 
     #[test]

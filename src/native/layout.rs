@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::factors::{self, Factors};
+use super::pairs;
 use crate::puzzle::{Group, Op, Puzzle};
 
 /// A cage with its cells as indices and its target read for the search.
@@ -20,6 +21,9 @@ pub(super) struct CageLayout {
     /// For a cage of 3 to 64 cells, bit j of `apart[i]` is set when its
     /// cells i and j share a group (and so hold different values).
     pub apart: Vec<u64>,
+    /// For a cage of 2 cells, the values that can stand beside each value
+    /// (see [`pairs::partners`]).
+    pub partners: Vec<u32>,
 }
 
 /// The geometry of a puzzle's groups, by cell index (row-major): the same
@@ -144,7 +148,9 @@ impl Layout {
                 Op::Mul | Op::Any if cells.len() != 2 => factors::of_target(digits, size),
                 _ => None,
             };
-            cages.push(CageLayout { op: cage.op(), target: digits.parse().ok(), factors, cells, apart });
+            let target = digits.parse().ok();
+            let partners = if cells.len() == 2 { pairs::partners(cage.op(), target, size) } else { Vec::new() };
+            cages.push(CageLayout { op: cage.op(), target, factors, cells, apart, partners });
         }
         let mut cage_of = vec![None; size * size];
         for (index, cage) in cages.iter().enumerate() {

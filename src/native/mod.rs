@@ -8,6 +8,7 @@
 mod cage;
 mod factors;
 mod layout;
+mod pairs;
 mod propagate;
 
 use std::ops::ControlFlow;

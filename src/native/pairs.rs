@@ -1,0 +1,73 @@
+//! Two-cell cages: which values can stand beside which, worked out once
+//! per cage so that the search looks pairs up instead of dividing.
+
+use crate::puzzle::Op;
+
+/// For a two-cell cage of `op` and `target` in an N×N grid: entry `v - 1`
+/// holds the values that can share the cage with value v (any op for
+/// `?`). Every op on a pair is symmetric, so one table serves both cells.
+/// All zero when the target does not fit in a `u64` (no pair reaches it).
+pub(super) fn partners(op: Op, target: Option<u64>, size: usize) -> Vec<u32> {
+    let ops: &[Op] = match op {
+        Op::Any => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
+        _ => std::slice::from_ref(&op),
+    };
+    let full = (1u32 << size) - 1;
+    (0..size)
+        .map(|v| match target {
+            Some(target) => ops.iter().fold(0, |k, &op| k | pair_support(op, target, full, 1 << v)),
+            None => 0,
+        })
+        .collect()
+}
+
+/// The values of `mine` that some value of `other` completes under `op`.
+pub(super) fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
+    let mut keep = 0;
+    let has = |w: u64| (1..=32).contains(&w) && other & (1 << (w - 1)) != 0;
+    for v in (1..=32).filter(|v| mine & (1 << (v - 1)) != 0) {
+        let ok = match op {
+            Op::Add => target > v && has(target - v),
+            Op::Sub => v.checked_add(target).is_some_and(has) || (v > target && has(v - target)),
+            Op::Mul => target % v == 0 && has(target / v),
+            Op::Div => v.checked_mul(target).is_some_and(has) || (v % target == 0 && has(v / target)),
+            Op::Given | Op::Any => unreachable!("pairs are checked op by op"),
+        };
+        if ok {
+            keep |= 1 << (v - 1);
+        }
+    }
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(vals: &[u64]) -> u32 {
+        vals.iter().map(|v| 1u32 << (v - 1)).sum()
+    }
+
+    #[test]
+    fn pairs() {
+        let all = set(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(pair_support(Op::Sub, 3, all, all), set(&[1, 2, 3, 4, 5, 6]));
+        assert_eq!(pair_support(Op::Sub, 5, all, all), set(&[1, 6]));
+        assert_eq!(pair_support(Op::Div, 2, all, all), set(&[1, 2, 3, 4, 6]));
+        assert_eq!(pair_support(Op::Div, 2, all, set(&[6])), set(&[3]));
+        assert_eq!(pair_support(Op::Add, 11, all, all), set(&[5, 6]));
+        assert_eq!(pair_support(Op::Mul, 12, all, all), set(&[2, 3, 4, 6]));
+        assert_eq!(pair_support(Op::Mul, 12, all, set(&[2])), set(&[6]));
+        assert_eq!(pair_support(Op::Sub, u64::MAX, all, all), 0);
+        assert_eq!(pair_support(Op::Div, u64::MAX, all, all), 0);
+    }
+
+    #[test]
+    fn partners_of_each_value() {
+        assert_eq!(partners(Op::Sub, Some(2), 4), [set(&[3]), set(&[4]), set(&[1]), set(&[2])]);
+        assert_eq!(partners(Op::Div, Some(2), 4), [set(&[2]), set(&[1, 4]), 0, set(&[2])]);
+        assert_eq!(partners(Op::Any, Some(4), 4)[1], set(&[2]), "2 + 2, 2 * 2");
+        assert_eq!(partners(Op::Any, Some(3), 4)[0], set(&[2, 3, 4]), "1 + 2, 1 * 3, |1 - 4|, 3 / 1");
+        assert_eq!(partners(Op::Mul, None, 4), [0; 4]);
+    }
+}
