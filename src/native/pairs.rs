@@ -22,7 +22,7 @@ pub(super) fn partners(op: Op, target: Option<u64>, size: usize) -> Vec<u32> {
 }
 
 /// The values of `mine` that some value of `other` completes under `op`.
-pub(super) fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
+fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
     let mut keep = 0;
     let has = |w: u64| (1..=32).contains(&w) && other & (1 << (w - 1)) != 0;
     for v in (1..=32).filter(|v| mine & (1 << (v - 1)) != 0) {
