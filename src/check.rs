@@ -308,7 +308,7 @@ mod tests {
             on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
         ) -> Result<Stats, SolveError> {
             let mut seen = 0;
-            Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
+            NATIVE.enumerate(puzzle, &mut |grid| {
                 seen += 1;
                 if seen == self.0 { ControlFlow::Continue(()) } else { on_solution(grid) }
             })
@@ -326,7 +326,7 @@ mod tests {
             puzzle: &Puzzle,
             on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
         ) -> Result<Stats, SolveError> {
-            Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
+            NATIVE.enumerate(puzzle, &mut |grid| {
                 if self.repeat {
                     on_solution(grid)?;
                     on_solution(grid)
@@ -355,7 +355,7 @@ mod tests {
         ) -> Result<Stats, SolveError> {
             let mut seen = 0;
             let mut kept = None;
-            let stats = Solver::new(Backend::Native).enumerate(puzzle, &mut |grid| {
+            let stats = NATIVE.enumerate(puzzle, &mut |grid| {
                 seen += 1;
                 if seen == self.twice {
                     kept = Some(grid.clone());
@@ -381,7 +381,7 @@ mod tests {
         // The same set in another order has the same digest.
         let mut forward = SetDigest::default();
         let mut backward = SetDigest::default();
-        let (grids, _) = Solver::new(Backend::Native).solutions(&latin(3), None).unwrap();
+        let (grids, _) = NATIVE.solutions(&latin(3), None).unwrap();
         grids.iter().for_each(|g| forward.add(g));
         grids.iter().rev().for_each(|g| backward.add(g));
         assert_eq!(forward, backward);

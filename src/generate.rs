@@ -807,11 +807,11 @@ mod tests {
             let mut rng = rng(11, case);
             let options = KenKenOptions { max_cage: 5, noop: true, ..KenKenOptions::new(6) };
             let generated = make_unique(kenken(&options, &mut rng), native, sat, &mut rng).unwrap();
-            let (solutions, _) = Solver::new(Backend::Native).solutions(&generated.puzzle, None).unwrap();
+            let (solutions, _) = NATIVE.solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, std::slice::from_ref(&generated.planted));
             let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2, perturb: 0.0 };
             let generated = make_unique(sudoku(&options, &mut rng), sat, native, &mut rng).unwrap();
-            let (solutions, _) = Solver::new(Backend::Native).solutions(&generated.puzzle, None).unwrap();
+            let (solutions, _) = NATIVE.solutions(&generated.puzzle, None).unwrap();
             assert_eq!(solutions, [generated.planted]);
         }
     }
@@ -827,7 +827,7 @@ mod tests {
             on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
         ) -> Result<crate::stats::Stats, SolveError> {
             let bare = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), vec![]).unwrap();
-            Solver::new(Backend::Native).enumerate(&bare, on_solution)
+            NATIVE.enumerate(&bare, on_solution)
         }
     }
 

@@ -231,9 +231,9 @@ fn generator_spreads_over_none_one_and_several() {
     let mut sudoku_tally = [0u32; 3];
     for seed in 0..300 {
         let puzzle = kenken(4 + seed as usize % 3, seed, 4, seed % 2 == 0, 0.03);
-        kenken_tally[Solver::new(Backend::Native).count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        kenken_tally[NATIVE.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
         let puzzle = sudoku(9, seed, 0.45, 0.01);
-        sudoku_tally[Solver::new(Backend::Native).count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        sudoku_tally[NATIVE.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
     }
     // Measured at the time of writing: KenKen about 30% none, 30% one,
     // 40% several; Sudoku about 30% none, 15% one, 55% several.
@@ -293,7 +293,7 @@ impl Enumerate for SubIsAdd {
             })
             .collect();
         let mutant = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
-        Solver::new(Backend::Native).enumerate(&mutant, on_solution)
+        NATIVE.enumerate(&mutant, on_solution)
     }
 }
 

@@ -42,7 +42,8 @@ pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> C
     search.counters.nodes = 1;
     search.prop.start(&root);
     let given_clash = layout.givens.iter().any(|&(cell, _)| root[cell] == 0);
-    let flow = match if given_clash { Err(Contradiction) } else { search.prop.run(&mut root) } {
+    let propagated = if given_clash { Err(Contradiction) } else { search.prop.run(&mut root) };
+    let flow = match propagated {
         Ok(()) => search.branch(&root, 0),
         Err(_) => {
             search.counters.failures = 1;
