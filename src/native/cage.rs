@@ -16,35 +16,35 @@ use super::layout::CageLayout;
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
-/// the candidates `cands` (indexed by cell): `keep[i]` for `cage.cells[i]`.
-pub(super) fn supports(cage: &CageLayout, size: usize, cands: &[u32], keep: &mut Vec<u32>) {
-    let (op, target, cells) = (cage.op, cage.target, cage.cells.as_slice());
+/// the candidate sets of its cells (`sets[i]` for `cage.cells[i]`):
+/// `keep[i]` for `cage.cells[i]`.
+pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut Vec<u32>) {
+    let (op, target) = (cage.op, cage.target);
     keep.clear();
-    keep.resize(cells.len(), 0);
-    match (op, cells) {
+    keep.resize(sets.len(), 0);
+    match (op, sets) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
             let supported = |mine: u32, other: u32| {
                 values(mine).filter(|&v| cage.partners[v as usize - 1] & other != 0).fold(0, |k, v| k | 1 << (v - 1))
             };
-            keep[0] = supported(cands[a], cands[b]);
-            keep[1] = supported(cands[b], cands[a]);
+            keep[0] = supported(a, b);
+            keep[1] = supported(b, a);
         }
-        (Op::Add | Op::Mul | Op::Any, cells) => {
+        (Op::Add | Op::Mul | Op::Any, sets) => {
             let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
             let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
-            let combinations = cells
-                .iter()
-                .try_fold(1u32, |acc, &c| acc.checked_mul(cands[c].count_ones()).filter(|&p| p <= EXACT_LIMIT));
+            let combinations =
+                sets.iter().try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= EXACT_LIMIT));
             if combinations.is_some() && !cage.apart.is_empty() {
-                let mut search = Exact { sum_goal, cells, apart: &cage.apart, cands, values: [0; 64], keep };
+                let mut search = Exact { sum_goal, apart: &cage.apart, sets, values: [0; 64], keep };
                 search.search(0, 0, product_goal);
             } else {
                 if let Some(goal) = sum_goal {
-                    sum_support(cells, cands, goal, keep);
+                    sum_support(sets, goal, keep);
                 }
                 if let Some(goal) = &product_goal {
-                    product_support(cells, cands, goal, target, keep);
+                    product_support(sets, goal, target, keep);
                 }
             }
         }
@@ -63,9 +63,9 @@ const EXACT_LIMIT: u32 = 128;
 struct Exact<'a> {
     /// The target as a sum, if the cage may be a sum.
     sum_goal: Option<u64>,
-    cells: &'a [usize],
     apart: &'a [u64],
-    cands: &'a [u32],
+    /// The candidate set of each cell.
+    sets: &'a [u32],
     values: [u64; 64],
     keep: &'a mut [u32],
 }
@@ -75,7 +75,7 @@ impl Exact<'_> {
     /// which leave `rest` of the target as a product (`None` once the
     /// product cannot reach it).
     fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>) {
-        if i == self.cells.len() {
+        if i == self.sets.len() {
             if self.sum_goal == Some(sum) || rest == Some([0; 9]) {
                 for (keep, &v) in self.keep.iter_mut().zip(&self.values) {
                     *keep |= 1 << (v - 1);
@@ -83,7 +83,7 @@ impl Exact<'_> {
             }
             return;
         }
-        for v in values(self.cands[self.cells[i]]) {
+        for v in values(self.sets[i]) {
             let clash = (0..i).any(|j| self.apart[i] & (1 << j) != 0 && self.values[j] == v);
             let sum = sum + v;
             let sum_open = self.sum_goal.is_some_and(|goal| sum <= goal);
@@ -107,13 +107,12 @@ fn value_bit(target: Option<u64>, size: usize) -> u32 {
 
 /// Adds to `keep[i]` the values of cell i that leave the rest of the sum
 /// within the bounds of the other cells.
-fn sum_support(cells: &[usize], cands: &[u32], target: u64, keep: &mut [u32]) {
+fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
     let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
     let high = |c: u32| 32 - u64::from(c.leading_zeros());
-    let min_sum: u64 = cells.iter().map(|&c| low(cands[c])).sum();
-    let max_sum: u64 = cells.iter().map(|&c| high(cands[c])).sum();
-    for (i, &cell) in cells.iter().enumerate() {
-        let c = cands[cell];
+    let min_sum: u64 = sets.iter().map(|&c| low(c)).sum();
+    let max_sum: u64 = sets.iter().map(|&c| high(c)).sum();
+    for (i, &c) in sets.iter().enumerate() {
         let others_min = min_sum - low(c);
         let others_max = max_sum - high(c);
         for v in values(c) {
@@ -168,22 +167,21 @@ impl Contribution {
 /// products of the other cells' least and largest candidates (computed with
 /// checked multiplication: a product that overflows is above any such
 /// target).
-fn product_support(cells: &[usize], cands: &[u32], goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
-    let total = cells.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(cands[c]), 1));
+fn product_support(sets: &[u32], goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
+    let total = sets.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(c), 1));
     let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
     let high = |c: u32| 32 - u64::from(c.leading_zeros());
     // Products of the bounds of the cells after i, `None` once above u64::MAX.
-    let mut suffix = vec![(Some(1u64), Some(1u64)); cells.len() + 1];
+    let mut suffix = vec![(Some(1u64), Some(1u64)); sets.len() + 1];
     if small.is_some() {
-        for i in (0..cells.len()).rev() {
+        for i in (0..sets.len()).rev() {
             let (lo, hi) = suffix[i + 1];
-            let c = cands[cells[i]];
+            let c = sets[i];
             suffix[i] = (lo.and_then(|x| x.checked_mul(low(c))), hi.and_then(|x| x.checked_mul(high(c))));
         }
     }
     let mut prefix = (Some(1u64), Some(1u64));
-    for (i, &cell) in cells.iter().enumerate() {
-        let c = cands[cell];
+    for (i, &c) in sets.iter().enumerate() {
         let others = total.add(&Contribution::of(c), -1);
         let times = |a: Option<u64>, b: Option<u64>| a.zip(b).and_then(|(a, b)| a.checked_mul(b));
         let (others_min, others_max) = (times(prefix.0, suffix[i + 1].0), times(prefix.1, suffix[i + 1].1));
@@ -234,8 +232,7 @@ mod tests {
             let mut keep = vec![0; 3];
             let sum_goal = matches!(op, Op::Add | Op::Any).then_some(target);
             let product_goal = if matches!(op, Op::Mul | Op::Any) { of_target(&target.to_string(), 4) } else { None };
-            let mut exact =
-                Exact { sum_goal, cells: &[0, 1, 2], apart, cands: &cands, values: [0; 64], keep: &mut keep };
+            let mut exact = Exact { sum_goal, apart, sets: &cands, values: [0; 64], keep: &mut keep };
             exact.search(0, 0, product_goal);
             keep
         };
@@ -258,19 +255,19 @@ mod tests {
         let all = set(&[1, 2, 3, 4]);
         let cands = vec![all, all, set(&[4])];
         let mut keep = vec![0; 3];
-        sum_support(&[0, 1, 2], &cands, 12, &mut keep);
+        sum_support(&cands, 12, &mut keep);
         assert_eq!(keep, [set(&[4]), set(&[4]), set(&[4])]);
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, &of_target("8", 4).unwrap(), Some(8), &mut keep);
+        product_support(&cands, &of_target("8", 4).unwrap(), Some(8), &mut keep);
         assert_eq!(keep, [set(&[1, 2]), set(&[1, 2]), set(&[4])]);
         // 2^40 needs more twos than three cells of 1..=4 hold (at most 6).
         let mut keep = vec![0; 3];
         let goal = of_target(&(1u64 << 40).to_string(), 4).unwrap();
-        product_support(&[0, 1, 2], &cands, &goal, Some(1 << 40), &mut keep);
+        product_support(&cands, &goal, Some(1 << 40), &mut keep);
         assert_eq!(keep, [0, 0, 0]);
         // 3 * 3: the third cell, fixed at 4, does not divide it.
         let mut keep = vec![0; 3];
-        product_support(&[0, 1, 2], &cands, &of_target("9", 4).unwrap(), Some(9), &mut keep);
+        product_support(&cands, &of_target("9", 4).unwrap(), Some(9), &mut keep);
         assert_eq!(keep, [0, 0, 0]);
     }
 }

@@ -26,22 +26,19 @@ pub(super) struct CageLayout {
     pub partners: Vec<u32>,
 }
 
-/// The geometry of a puzzle's groups, by cell index (row-major): the same
-/// for every puzzle with the same groups, so it is built once for a batch.
+/// The geometry of a puzzle's groups as sets of cells, each set one bit
+/// per cell (row-major) in `words` 64-bit words: the same for every puzzle
+/// with the same groups, so it is built once for a batch. Sets are stored
+/// one after another, `words` words each.
 pub(super) struct Shape {
-    /// The cells of each all-different group.
-    pub groups: Vec<Vec<usize>>,
-    /// Whether a group has N cells, so that every value must appear in it.
-    pub group_is_full: Vec<bool>,
-    /// The other cells sharing a group with each cell, each once: those of
-    /// cell c are `peers[peer_start[c]..peer_start[c + 1]]`.
-    pub peers: Vec<u16>,
-    pub peer_start: Vec<usize>,
-    /// 64-bit words in a set of groups.
-    pub group_words: usize,
-    /// For each cell, the set of groups it belongs to: `group_words` words
-    /// from `cell · group_words`, bit `g % 64` of word `g / 64` for group g.
-    pub groups_of: Vec<u64>,
+    /// 64-bit words in a set of cells: ⌈N² / 64⌉.
+    pub words: usize,
+    /// Every cell of the grid.
+    pub all: Vec<u64>,
+    /// For each cell, the other cells that share a group with it.
+    pub peers: Vec<u64>,
+    /// Each group of N cells, in which every value must appear.
+    pub full_groups: Vec<u64>,
 }
 
 /// A shape with the size and groups it was built from.
@@ -76,40 +73,51 @@ impl Shape {
 
     fn new(puzzle: &Puzzle) -> Self {
         let size = puzzle.size();
-        let groups: Vec<Vec<usize>> =
-            puzzle.groups().iter().map(|g| g.cells().iter().map(|c| c.index(size)).collect()).collect();
-        let mut peers = vec![Vec::new(); size * size];
-        let group_words = groups.len().div_ceil(64);
-        let mut groups_of = vec![0u64; size * size * group_words];
-        for (index, group) in groups.iter().enumerate() {
-            for &a in group {
-                groups_of[a * group_words + index / 64] |= 1 << (index % 64);
-                peers[a].extend(group.iter().copied().filter(|&b| b != a));
+        let words = (size * size).div_ceil(64);
+        let set = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut set = vec![0u64; words];
+            cells.for_each(|c| set[c / 64] |= 1 << (c % 64));
+            set
+        };
+        let groups: Vec<Vec<u64>> =
+            puzzle.groups().iter().map(|g| set(&mut g.cells().iter().map(|c| c.index(size)))).collect();
+        let all = set(&mut (0..size * size));
+        let mut peers = vec![0u64; size * size * words];
+        for group in &groups {
+            for cell in members(group) {
+                let mine = &mut peers[cell * words..(cell + 1) * words];
+                mine.iter_mut().zip(group).for_each(|(p, g)| *p |= g);
+                mine[cell / 64] &= !(1 << (cell % 64));
             }
         }
-        let mut peer_start = vec![0];
-        for list in &mut peers {
-            list.sort_unstable();
-            list.dedup();
-            peer_start.push(peer_start.last().unwrap() + list.len());
-        }
-        let peers = peers.into_iter().flatten().map(|c| c as u16).collect();
-        let group_is_full = groups.iter().map(|g| g.len() == size).collect();
-        Shape { groups, group_is_full, peers, peer_start, group_words, groups_of }
+        let is_full = |g: &[u64]| members(g).count() == size;
+        let full_groups: Vec<u64> = groups.iter().filter(|g| is_full(g)).flatten().copied().collect();
+        Shape { words, all, peers, full_groups }
     }
 
-    /// Whether cells `a` and `b` (different) share a group.
+    /// Whether cells `a` and `b` share a group.
     fn share(&self, a: usize, b: usize) -> bool {
-        let words = |c: usize| &self.groups_of[c * self.group_words..(c + 1) * self.group_words];
-        a != b && words(a).iter().zip(words(b)).any(|(x, y)| x & y != 0)
+        self.peers[a * self.words + b / 64] & (1 << (b % 64)) != 0
     }
+}
+
+/// The cells of a set, smallest first.
+pub(super) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(i, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                i * 64 + bit
+            })
+        })
+    })
 }
 
 /// Everything the search looks up, by cell index (row-major).
 pub(super) struct Layout {
     pub size: usize,
-    /// The candidate set with every value `1..=N` (bit `v - 1` is value v).
-    pub full: u32,
     pub shape: Rc<Shape>,
     /// Each one-cell `!` cage, as its cell and its value's bit (0 when the
     /// target is no value of the grid): applied to the root, not revised.
@@ -118,6 +126,8 @@ pub(super) struct Layout {
     pub cages: Vec<CageLayout>,
     /// For each cell, the index of its cage, if any.
     pub cage_of: Vec<Option<usize>>,
+    /// The cells in a cage, as a set of cells (see [`Shape`]).
+    pub caged: Vec<u64>,
 }
 
 impl Layout {
@@ -153,15 +163,13 @@ impl Layout {
             cages.push(CageLayout { op: cage.op(), target, factors, cells, apart, partners });
         }
         let mut cage_of = vec![None; size * size];
+        let mut caged = vec![0u64; shape.words];
         for (index, cage) in cages.iter().enumerate() {
             for &cell in &cage.cells {
                 cage_of[cell] = Some(index);
+                caged[cell / 64] |= 1 << (cell % 64);
             }
         }
-        Layout { size, full: (1u32 << size) - 1, shape, givens, cages, cage_of }
-    }
-
-    pub fn cell_count(&self) -> usize {
-        self.size * self.size
+        Layout { size, shape, givens, cages, cage_of, caged }
     }
 }

@@ -16,7 +16,8 @@ use std::ops::ControlFlow;
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 use layout::Layout;
-use propagate::{Candidates, Contradiction, Propagator};
+use layout::members;
+use propagate::{Bits, Boards, Propagator, and, and_not, is_empty};
 
 /// What a native search did.
 #[derive(Default)]
@@ -24,64 +25,73 @@ struct Counters {
     solutions: u64,
     nodes: u64,
     failures: u64,
+    complete: bool,
 }
 
 /// Hands every solution of `puzzle` to `on_solution`, as it is found, until
 /// the search space is exhausted or the callback returns `Break`.
 ///
-/// Memory stays flat: one candidate array per level of the search, however
+/// Memory stays flat: one set of boards per level of the search, however
 /// many solutions there are.
 pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
     let layout = Layout::new(puzzle);
-    let mut search =
-        Search { prop: Propagator::new(&layout), on_solution, counters: Counters::default(), stack: Vec::new() };
-    let mut root: Candidates = vec![layout.full; layout.cell_count()];
-    for &(cell, bit) in &layout.givens {
-        root[cell] &= bit;
+    macro_rules! by_words {
+        ($($w:literal)*) => {
+            match layout.shape.words {
+                $($w => search::<$w>(&layout, on_solution),)*
+                words => unreachable!("a grid of {words} words: sizes stop at 25"),
+            }
+        };
     }
+    let Counters { solutions, nodes, failures, complete } = by_words!(1 2 3 4 5 6 7 8 9 10);
+    Stats { solutions, complete, nodes: Some(nodes), failures: Some(failures), ..Stats::default() }
+}
+
+/// The search for grids of `W` words a set of cells.
+fn search<const W: usize>(layout: &Layout, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Counters {
+    let mut search =
+        Search { prop: Propagator::<W>::new(layout), on_solution, counters: Counters::default(), stack: Vec::new() };
+    let mut root = search.prop.root();
     search.counters.nodes = 1;
-    search.prop.start(&root);
-    let given_clash = layout.givens.iter().any(|&(cell, _)| root[cell] == 0);
-    let propagated = if given_clash { Err(Contradiction) } else { search.prop.run(&mut root) };
-    let flow = match propagated {
+    let flow = match search.prop.run(&mut root) {
         Ok(()) => search.branch(&root, 0),
         Err(_) => {
             search.counters.failures = 1;
             ControlFlow::Continue(())
         }
     };
-    let Counters { solutions, nodes, failures } = search.counters;
-    Stats { solutions, complete: flow.is_continue(), nodes: Some(nodes), failures: Some(failures), ..Stats::default() }
+    search.counters.complete = flow.is_continue();
+    search.counters
 }
 
-struct Search<'a, 'f> {
-    prop: Propagator<'a>,
+struct Search<'a, 'f, const W: usize> {
+    prop: Propagator<'a, W>,
     on_solution: &'f mut dyn FnMut(&Grid) -> ControlFlow<()>,
     counters: Counters,
-    /// Candidate arrays reused level by level, so that a node allocates
-    /// nothing.
-    stack: Vec<Candidates>,
+    /// Boards reused level by level, so that a node allocates nothing.
+    stack: Vec<Vec<Bits<W>>>,
 }
 
-impl Search<'_, '_> {
+impl<const W: usize> Search<'_, '_, W> {
     /// Explores a propagated node at `depth`: reports it if every cell is
-    /// fixed, or tries each candidate of a most-constrained cell.
-    fn branch(&mut self, cands: &Candidates, depth: usize) -> ControlFlow<()> {
-        let Some(cell) = most_constrained(cands) else {
-            return self.report(cands);
+    /// placed, or tries each candidate of a most-constrained cell.
+    fn branch(&mut self, boards: &Boards<W>, depth: usize) -> ControlFlow<()> {
+        let Some(cell) = self.most_constrained(boards) else {
+            return self.report(boards);
         };
         if self.stack.len() <= depth {
-            self.stack.push(Vec::with_capacity(cands.len()));
+            self.stack.push(Vec::with_capacity(boards.len()));
         }
         let mut child = std::mem::take(&mut self.stack[depth]);
-        let mut choices = cands[cell];
+        let mut choices = self.prop.values(boards, cell);
         let mut flow = ControlFlow::Continue(());
         while choices != 0 && flow.is_continue() {
-            let bit = choices & choices.wrapping_neg();
+            let v = choices.trailing_zeros() as usize;
             choices &= choices - 1;
-            child.clone_from(cands);
+            child.clear();
+            child.extend_from_slice(boards);
             self.counters.nodes += 1;
-            match self.prop.assign(&mut child, cell, bit) {
+            match self.prop.assign(&mut child, cell, v) {
                 Ok(()) => flow = self.branch(&child, depth + 1),
                 Err(_) => self.counters.failures += 1,
             }
@@ -90,26 +100,42 @@ impl Search<'_, '_> {
         flow
     }
 
-    fn report(&mut self, cands: &Candidates) -> ControlFlow<()> {
-        let values = cands.iter().map(|c| c.trailing_zeros() as u8 + 1).collect();
-        let grid = Grid::new(self.prop.layout.size, values).expect("a fixed candidate array is a grid");
+    /// An unplaced cell with the fewest candidates (the first such), or
+    /// `None` if every cell is placed. Counts are kept bit-sliced, one set
+    /// per binary digit, so that every cell is counted at once.
+    fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
+        let size = self.prop.layout.size;
+        let open = and_not(&self.prop.all, &boards[size]);
+        if is_empty(&open) {
+            return None;
+        }
+        let mut digits = [[0u64; W]; 5];
+        for board in &boards[..size] {
+            let mut carry = *board;
+            for digit in &mut digits {
+                let next = and(digit, &carry);
+                for i in 0..W {
+                    digit[i] ^= carry[i];
+                }
+                carry = next;
+                if is_empty(&carry) {
+                    break;
+                }
+            }
+        }
+        (2..=size).find_map(|count| {
+            let cells = digits.iter().enumerate().fold(open, |cells, (d, digit)| {
+                if count >> d & 1 == 1 { and(&cells, digit) } else { and_not(&cells, digit) }
+            });
+            members(&cells).next()
+        })
+    }
+
+    fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
+        let size = self.prop.layout.size;
+        let values = (0..size * size).map(|cell| self.prop.values(boards, cell).trailing_zeros() as u8 + 1).collect();
+        let grid = Grid::new(size, values).expect("a fully placed board is a grid");
         self.counters.solutions += 1;
         (self.on_solution)(&grid)
     }
-}
-
-/// An unfixed cell with the fewest candidates, or `None` if every cell is
-/// fixed.
-fn most_constrained(cands: &Candidates) -> Option<usize> {
-    let mut best: Option<(u32, usize)> = None;
-    for (cell, &c) in cands.iter().enumerate() {
-        let count = c.count_ones();
-        if count > 1 && best.is_none_or(|(b, _)| count < b) {
-            best = Some((count, cell));
-            if count == 2 {
-                break;
-            }
-        }
-    }
-    best.map(|(_, cell)| cell)
 }

@@ -1,191 +1,271 @@
-//! Candidate sets and propagation to a fixpoint: naked singles through
-//! peers, hidden singles in every group, and cage reasoning.
+//! Candidates as one bitboard per value, and propagation to a fixpoint:
+//! naked singles, hidden singles and cage reasoning, each a few mask
+//! operations.
 
 use super::cage;
-use super::layout::Layout;
+use super::layout::{Layout, members};
 
 /// Propagation found a cell with no candidate left, or a value with no
 /// place in a group: this branch holds no solution.
 #[derive(Debug)]
 pub(super) struct Contradiction;
 
-/// The candidate set of every cell (bit `v - 1` stands for value v).
-pub(super) type Candidates = Vec<u32>;
+/// A set of cells, one bit per cell (row-major): bit `c % 64` of word
+/// `c / 64` for cell c. `W` is ⌈N² / 64⌉, from 1 to 10 for N up to 25.
+pub(super) type Bits<const W: usize> = [u64; W];
 
-/// Work lists shared by every propagation of one search, so that nothing
+/// The state of a search node: for each value v (from 0), the cells where
+/// it is still a candidate, then the cells already placed (`N + 1` sets).
+pub(super) type Boards<const W: usize> = [Bits<W>];
+
+pub(super) fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+pub(super) fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+    std::array::from_fn(|i| a[i] & !b[i])
+}
+
+pub(super) fn is_empty<const W: usize>(a: &Bits<W>) -> bool {
+    a.iter().all(|&w| w == 0)
+}
+
+fn has<const W: usize>(a: &Bits<W>, cell: usize) -> bool {
+    a[cell / 64] & (1 << (cell % 64)) != 0
+}
+
+/// The `i`-th set of a table of sets of `W` words each.
+fn set<const W: usize>(table: &[u64], i: usize) -> &Bits<W> {
+    table[i * W..(i + 1) * W].try_into().expect("a table of sets of W words")
+}
+
+/// The only cell of `a`, if it has exactly one.
+fn single<const W: usize>(a: &Bits<W>) -> Option<usize> {
+    let mut found = None;
+    for (i, &w) in a.iter().enumerate() {
+        if w != 0 {
+            if found.is_some() || !w.is_power_of_two() {
+                return None;
+            }
+            found = Some(i * 64 + w.trailing_zeros() as usize);
+        }
+    }
+    found
+}
+
+/// The cage and group tables of a layout, seen as sets of `W` words, and
+/// work lists shared by every propagation of one search, so that nothing
 /// is allocated per node.
-pub(super) struct Propagator<'a> {
+pub(super) struct Propagator<'a, const W: usize> {
     pub layout: &'a Layout,
-    /// Cells that became fixed and whose value has not yet left their peers.
-    fixed: Vec<usize>,
+    size: usize,
+    /// Every cell of the grid.
+    pub all: Bits<W>,
+    caged: Bits<W>,
+    /// For each cell, the cells sharing a group with it (`W` words each).
+    peers: &'a [u64],
+    /// The groups of N cells (`W` words each).
+    full_groups: &'a [u64],
+    /// Cells whose candidates changed since their cages were last marked.
+    changed: Bits<W>,
+    /// Values whose places changed since the last look for hidden singles
+    /// (bit v for value v + 1).
+    moved: u32,
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
-    /// The set of groups with a cell that changed since their last
-    /// hidden-single scan, as in [`Layout::groups_of`].
-    dirty_groups: Vec<u64>,
-    /// Scratch space for cage reasoning.
-    scratch: Vec<u32>,
+    /// Scratch space for cage reasoning: candidate sets, then supports.
+    sets: Vec<u32>,
+    keep: Vec<u32>,
 }
 
-impl<'a> Propagator<'a> {
+impl<'a, const W: usize> Propagator<'a, W> {
     pub fn new(layout: &'a Layout) -> Self {
+        let shape = &*layout.shape;
         Propagator {
             layout,
-            fixed: Vec::new(),
+            size: layout.size,
+            all: *set(&shape.all, 0),
+            caged: *set(&layout.caged, 0),
+            peers: &shape.peers,
+            full_groups: &shape.full_groups,
+            changed: [0; W],
+            moved: 0,
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
-            dirty_groups: vec![0; layout.shape.group_words],
-            scratch: Vec::new(),
+            sets: Vec::new(),
+            keep: Vec::new(),
         }
     }
 
-    /// Starts a propagation from scratch: every cell, every cage is new.
-    pub fn start(&mut self, cands: &Candidates) {
-        self.clear();
-        self.fixed.extend((0..cands.len()).filter(|&c| cands[c].count_ones() == 1));
-        self.dirty.extend(0..self.layout.cages.len());
-        self.is_dirty.iter_mut().for_each(|d| *d = true);
-        for group in 0..self.layout.shape.groups.len() {
-            self.dirty_groups[group / 64] |= 1 << (group % 64);
-        }
-    }
-
-    fn clear(&mut self) {
-        self.fixed.clear();
-        for cage in self.dirty.drain(..) {
-            self.is_dirty[cage] = false;
-        }
-        self.dirty_groups.iter_mut().for_each(|w| *w = 0);
-    }
-
-    /// Restricts `cell` to `value` and propagates.
-    pub fn assign(&mut self, cands: &mut Candidates, cell: usize, value_bit: u32) -> Result<(), Contradiction> {
-        self.clear();
-        self.restrict(cands, cell, value_bit)?;
-        self.run(cands)
-    }
-
-    /// Removes every candidate of `cell` outside `keep`, recording what the
-    /// change makes worth looking at again.
-    #[inline]
-    pub fn restrict(&mut self, cands: &mut Candidates, cell: usize, keep: u32) -> Result<(), Contradiction> {
-        let old = cands[cell];
-        let new = old & keep;
-        if new == old {
-            return Ok(());
-        }
-        if new == 0 {
-            return Err(Contradiction);
-        }
-        cands[cell] = new;
-        if new.is_power_of_two() {
-            self.fixed.push(cell);
-        }
-        self.touch(cell);
-        Ok(())
-    }
-
-    /// Marks the cage and the groups of a changed cell for another look.
-    fn touch(&mut self, cell: usize) {
-        let layout = self.layout;
-        if let Some(cage) = layout.cage_of[cell] {
-            if !self.is_dirty[cage] {
-                self.is_dirty[cage] = true;
-                self.dirty.push(cage);
+    /// The root: every value a candidate everywhere but where a given says
+    /// otherwise, every cage to be revised.
+    pub fn root(&mut self) -> Vec<Bits<W>> {
+        let mut boards = vec![self.all; self.size];
+        boards.push([0; W]);
+        for &(cell, bit) in &self.layout.givens {
+            for (v, board) in boards[..self.size].iter_mut().enumerate() {
+                if bit & (1 << v) == 0 {
+                    board[cell / 64] &= !(1 << (cell % 64));
+                }
             }
         }
-        let words = layout.shape.group_words;
-        let groups_of = &layout.shape.groups_of[cell * words..(cell + 1) * words];
-        for (dirty, groups) in self.dirty_groups.iter_mut().zip(groups_of) {
-            *dirty |= groups;
+        self.changed = self.all;
+        self.moved = (1 << self.size) - 1;
+        boards
+    }
+
+    /// The values still possible in `cell`, as a set (bit v for value v + 1).
+    pub fn values(&self, boards: &Boards<W>, cell: usize) -> u32 {
+        let (word, bit) = (cell / 64, 1 << (cell % 64));
+        boards[..self.size].iter().enumerate().fold(0, |set, (v, b)| set | u32::from(b[word] & bit != 0) << v)
+    }
+
+    /// Places value `v` (from 0) in `cell`, which must hold it as a
+    /// candidate: the cell loses its other values, its peers lose `v`.
+    pub fn place(&mut self, boards: &mut Boards<W>, cell: usize, v: usize) {
+        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let mut moved = 0;
+        for (u, board) in boards[..self.size].iter_mut().enumerate() {
+            moved |= u32::from(board[word] & bit != 0) << u;
+            board[word] &= !bit;
         }
+        self.moved |= moved;
+        boards[self.size][word] |= bit;
+        let board = &mut boards[v];
+        board[word] |= bit;
+        let peers: &Bits<W> = set(self.peers, cell);
+        for i in 0..W {
+            self.changed[i] |= board[i] & peers[i];
+            board[i] &= !peers[i];
+        }
+        self.changed[word] |= bit;
+    }
+
+    /// Places `v` in `cell` and propagates.
+    pub fn assign(&mut self, boards: &mut Boards<W>, cell: usize, v: usize) -> Result<(), Contradiction> {
+        self.place(boards, cell, v);
+        self.run(boards)
     }
 
     /// Propagates until nothing changes.
-    pub fn run(&mut self, cands: &mut Candidates) -> Result<(), Contradiction> {
-        let result = self.fixpoint(cands);
+    pub fn run(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
+        let result = self.fixpoint(boards);
         if result.is_err() {
-            self.clear();
+            for cage in self.dirty.drain(..) {
+                self.is_dirty[cage] = false;
+            }
+            self.changed = [0; W];
         }
+        self.moved = 0;
         result
     }
 
-    fn fixpoint(&mut self, cands: &mut Candidates) -> Result<(), Contradiction> {
-        let layout = self.layout;
+    fn fixpoint(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
         loop {
-            while let Some(cell) = self.fixed.pop() {
-                let value = cands[cell];
-                let shape = &layout.shape;
-                for &peer in &shape.peers[shape.peer_start[cell]..shape.peer_start[cell + 1]] {
-                    if cands[usize::from(peer)] & value != 0 {
-                        self.restrict(cands, usize::from(peer), !value)?;
-                    }
-                }
-            }
-            if let Some(index) = self.dirty.pop() {
-                self.is_dirty[index] = false;
-                self.revise(cands, index)?;
-                continue;
-            }
-            if !self.hidden_singles(cands)? {
+            if !(self.naked_singles(boards)? || self.revise_cages(boards)? || self.hidden_singles(boards)?) {
                 return Ok(());
             }
         }
     }
 
-    /// Prunes the candidates of cage `index` against its op and target.
-    fn revise(&mut self, cands: &mut Candidates, index: usize) -> Result<(), Contradiction> {
-        let cage = &self.layout.cages[index];
-        let mut keep = std::mem::take(&mut self.scratch);
-        cage::supports(cage, self.layout.size, cands, &mut keep);
-        let result = cage.cells.iter().zip(&keep).try_for_each(|(&cell, &k)| self.restrict(cands, cell, k));
-        self.scratch = keep;
-        result
-    }
-
-    /// Fixes every value that has only one place left in a changed group;
-    /// reports whether anything was fixed.
-    fn hidden_singles(&mut self, cands: &mut Candidates) -> Result<bool, Contradiction> {
-        let layout = self.layout;
-        let mut found = false;
-        while let Some(word) = self.dirty_groups.iter().position(|&w| w != 0) {
-            let bits = &mut self.dirty_groups[word];
-            let index = word * 64 + bits.trailing_zeros() as usize;
-            *bits &= *bits - 1;
-            let group = &layout.shape.groups[index];
-            let is_full = layout.shape.group_is_full[index];
-            let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
-            for &cell in group {
-                let c = cands[cell];
-                twice |= once & c;
-                once |= c;
-                if c.is_power_of_two() {
-                    fixed |= c;
-                }
-            }
-            if is_full && once != layout.full {
-                return Err(Contradiction);
-            }
-            if !is_full {
-                continue;
-            }
-            let mut single = once & !twice & !fixed;
-            while single != 0 {
-                let bit = single & single.wrapping_neg();
-                single &= single - 1;
-                // An earlier fix in this group may have taken the value's last place.
-                let Some(&cell) = group.iter().find(|&&c| cands[c] & bit != 0) else {
-                    return Err(Contradiction);
-                };
-                self.restrict(cands, cell, bit)?;
-                found = true;
-            }
-            if found {
-                // Let the new singles leave their peers before looking further.
-                return Ok(true);
+    /// Places every unplaced cell with one candidate left; fails on a cell
+    /// with none. Reports whether anything was placed.
+    fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
+        let (mut once, mut twice) = ([0u64; W], [0u64; W]);
+        for board in &boards[..self.size] {
+            for i in 0..W {
+                twice[i] |= once[i] & board[i];
+                once[i] |= board[i];
             }
         }
-        Ok(false)
+        if !is_empty(&and_not(&self.all, &once)) {
+            return Err(Contradiction);
+        }
+        let singles = and_not(&and_not(&once, &twice), &boards[self.size]);
+        if is_empty(&singles) {
+            return Ok(false);
+        }
+        for cell in members(&singles) {
+            // An earlier placement may have taken this cell's last value.
+            let v = (0..self.size).find(|&v| has(&boards[v], cell)).ok_or(Contradiction)?;
+            self.place(boards, cell, v);
+        }
+        Ok(true)
+    }
+
+    /// Places every value that has one place left in a full group; fails
+    /// on a value with none.
+    fn hidden_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
+        let mut found = false;
+        while self.moved != 0 {
+            let v = self.moved.trailing_zeros() as usize;
+            self.moved &= self.moved - 1;
+            for group in self.full_groups.chunks_exact(W) {
+                let places = and(&boards[v], group.try_into().expect("W words"));
+                match single(&places) {
+                    Some(cell) if !has(&boards[self.size], cell) => {
+                        self.place(boards, cell, v);
+                        found = true;
+                    }
+                    Some(_) => {}
+                    None if is_empty(&places) => return Err(Contradiction),
+                    None => {}
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Revises every cage with a changed cell against its op and target.
+    /// Reports whether any candidate went.
+    fn revise_cages(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
+        let touched = and(&self.changed, &self.caged);
+        self.changed = [0; W];
+        for cell in members(&touched) {
+            if let Some(cage) = self.layout.cage_of[cell] {
+                if !self.is_dirty[cage] {
+                    self.is_dirty[cage] = true;
+                    self.dirty.push(cage);
+                }
+            }
+        }
+        let mut found = false;
+        while let Some(index) = self.dirty.pop() {
+            self.is_dirty[index] = false;
+            found |= self.revise(boards, index)?;
+        }
+        Ok(found)
+    }
+
+    /// Prunes the candidates of cage `index`; reports whether any went.
+    fn revise(&mut self, boards: &mut Boards<W>, index: usize) -> Result<bool, Contradiction> {
+        let cage = &self.layout.cages[index];
+        let mut sets = std::mem::take(&mut self.sets);
+        let mut keep = std::mem::take(&mut self.keep);
+        sets.clear();
+        sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
+        cage::supports(cage, self.size, &sets, &mut keep);
+        let mut result = Ok(false);
+        for ((&cell, &set), &kept) in cage.cells.iter().zip(&sets).zip(&keep) {
+            if kept & set == 0 {
+                result = Err(Contradiction);
+                break;
+            }
+            let mut gone = set & !kept;
+            if gone != 0 {
+                result = Ok(true);
+                self.changed[cell / 64] |= 1 << (cell % 64);
+            }
+            self.moved |= gone;
+            while gone != 0 {
+                let v = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                boards[v][cell / 64] &= !(1 << (cell % 64));
+            }
+        }
+        self.sets = sets;
+        self.keep = keep;
+        result
     }
 }
