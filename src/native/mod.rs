@@ -123,12 +123,19 @@ impl<const W: usize> Search<'_, '_, W> {
                 }
             }
         }
-        (2..=size).find_map(|count| {
-            let cells = digits.iter().enumerate().fold(open, |cells, (d, digit)| {
-                if count >> d & 1 == 1 { and(&cells, digit) } else { and_not(&cells, digit) }
-            });
-            members(&cells).next()
-        })
+        let weight = &self.prop.weight;
+        let count = |cell: usize| {
+            let bit = |d: &Bits<W>| (d[cell / 64] >> (cell % 64)) & 1;
+            digits.iter().enumerate().fold(0, |n, (i, d)| n | bit(d) << i)
+        };
+        let mut best = (u64::MAX, 1u64, 0);
+        for cell in members(&open) {
+            let (n, w) = (count(cell), u64::from(weight[cell]));
+            if n * best.1 < best.0 * w {
+                best = (n, w, cell);
+            }
+        }
+        Some(best.2)
     }
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {

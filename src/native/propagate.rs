@@ -77,6 +77,9 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// Scratch space for cage reasoning: candidate sets, then supports.
     sets: Vec<u32>,
     keep: Vec<u32>,
+    /// How many contradictions each cell took part in, plus one: the
+    /// search branches where failures concentrate (see `mod.rs`).
+    pub weight: Vec<u32>,
 }
 
 impl<'a, const W: usize> Propagator<'a, W> {
@@ -95,6 +98,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             is_dirty: vec![false; layout.cages.len()],
             sets: Vec::new(),
             keep: Vec::new(),
+            weight: vec![1; layout.size * layout.size],
         }
     }
 
@@ -179,7 +183,11 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 once[i] |= board[i];
             }
         }
-        if !is_empty(&and_not(&self.all, &once)) {
+        let empty = and_not(&self.all, &once);
+        if !is_empty(&empty) {
+            for cell in members(&empty) {
+                self.weight[cell] += 1;
+            }
             return Err(Contradiction);
         }
         let singles = and_not(&and_not(&once, &twice), &boards[self.size]);
@@ -188,7 +196,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
         for cell in members(&singles) {
             // An earlier placement may have taken this cell's last value.
-            let v = (0..self.size).find(|&v| has(&boards[v], cell)).ok_or(Contradiction)?;
+            let Some(v) = (0..self.size).find(|&v| has(&boards[v], cell)) else {
+                self.weight[cell] += 1;
+                return Err(Contradiction);
+            };
             self.place(boards, cell, v);
         }
         Ok(true)
@@ -209,7 +220,12 @@ impl<'a, const W: usize> Propagator<'a, W> {
                         found = true;
                     }
                     Some(_) => {}
-                    None if is_empty(&places) => return Err(Contradiction),
+                    None if is_empty(&places) => {
+                        for cell in members(group) {
+                            self.weight[cell] += 1;
+                        }
+                        return Err(Contradiction);
+                    }
                     None => {}
                 }
             }
@@ -249,6 +265,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let mut result = Ok(false);
         for ((&cell, &set), &kept) in cage.cells.iter().zip(&sets).zip(&keep) {
             if kept & set == 0 {
+                for &cell in &cage.cells {
+                    self.weight[cell] += 1;
+                }
                 result = Err(Contradiction);
                 break;
             }
