@@ -100,8 +100,11 @@ impl<const W: usize> Search<'_, '_, W> {
         flow
     }
 
-    /// An unplaced cell with the fewest candidates (the first such), or
-    /// `None` if every cell is placed. Counts are kept bit-sliced, one set
+    /// The unplaced cell with the fewest candidates per unit of weight
+    /// (the first such), or `None` if every cell is placed. Weight is
+    /// learnt from contradictions (dom/wdeg), so that the search turns to
+    /// where it keeps failing instead of trying the same dead end under
+    /// every choice above it. Candidate counts are kept bit-sliced, one set
     /// per binary digit, so that every cell is counted at once.
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.layout.size;
@@ -128,14 +131,14 @@ impl<const W: usize> Search<'_, '_, W> {
             let bit = |d: &Bits<W>| (d[cell / 64] >> (cell % 64)) & 1;
             digits.iter().enumerate().fold(0, |n, (i, d)| n | bit(d) << i)
         };
-        let mut best = (u64::MAX, 1u64, 0);
+        let mut best: Option<(u64, u64, usize)> = None;
         for cell in members(&open) {
             let (n, w) = (count(cell), u64::from(weight[cell]));
-            if n * best.1 < best.0 * w {
-                best = (n, w, cell);
+            if best.is_none_or(|(bn, bw, _)| n * bw < bn * w) {
+                best = Some((n, w, cell));
             }
         }
-        Some(best.2)
+        best.map(|(_, _, cell)| cell)
     }
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {

@@ -13,31 +13,35 @@ pub(super) fn partners(op: Op, target: Option<u64>, size: usize) -> Vec<u32> {
         _ => std::slice::from_ref(&op),
     };
     let full = (1u32 << size) - 1;
-    (0..size)
+    (1..=size as u64)
         .map(|v| match target {
-            Some(target) => ops.iter().fold(0, |k, &op| k | pair_support(op, target, full, 1 << v)),
+            Some(target) => ops.iter().fold(0, |k, &op| k | partners_of(op, target, v)) & full,
             None => 0,
         })
         .collect()
 }
 
-/// The values of `mine` that some value of `other` completes under `op`.
-fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
-    let mut keep = 0;
-    let has = |w: u64| (1..=32).contains(&w) && other & (1 << (w - 1)) != 0;
-    for v in (1..=32).filter(|v| mine & (1 << (v - 1)) != 0) {
-        let ok = match op {
-            Op::Add => target > v && has(target - v),
-            Op::Sub => v.checked_add(target).is_some_and(has) || (v > target && has(v - target)),
-            Op::Mul => target % v == 0 && has(target / v),
-            Op::Div => v.checked_mul(target).is_some_and(has) || (v % target == 0 && has(v / target)),
-            Op::Given | Op::Any => unreachable!("pairs are checked op by op"),
-        };
-        if ok {
-            keep |= 1 << (v - 1);
-        }
+/// The values w from 1 to 32 with `v op w = target` or `w op v = target`.
+fn partners_of(op: Op, target: u64, v: u64) -> u32 {
+    let bit = |w: Option<u64>| match w {
+        Some(w @ 1..=32) => 1u32 << (w - 1),
+        _ => 0,
+    };
+    match op {
+        Op::Add => bit(target.checked_sub(v)),
+        Op::Sub => bit(v.checked_add(target)) | bit(v.checked_sub(target)),
+        Op::Mul => bit((target % v == 0).then(|| target / v)),
+        Op::Div => bit(v.checked_mul(target)) | bit((v.checked_rem(target) == Some(0)).then(|| v / target)),
+        Op::Given | Op::Any => unreachable!("pairs are checked op by op"),
     }
-    keep
+}
+
+/// The values of `mine` that some value of `other` completes under `op`.
+#[cfg(test)]
+fn pair_support(op: Op, target: u64, mine: u32, other: u32) -> u32 {
+    (1..=32)
+        .filter(|&v| mine & (1 << (v - 1)) != 0 && partners_of(op, target, v) & other != 0)
+        .fold(0, |k, v| k | 1 << (v - 1))
 }
 
 #[cfg(test)]

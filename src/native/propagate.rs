@@ -173,6 +173,13 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
     }
 
+    /// Counts a contradiction against `cells`.
+    fn blame(&mut self, cells: impl IntoIterator<Item = usize>) {
+        for cell in cells {
+            self.weight[cell] = self.weight[cell].saturating_add(1);
+        }
+    }
+
     /// Places every unplaced cell with one candidate left; fails on a cell
     /// with none. Reports whether anything was placed.
     fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
@@ -185,9 +192,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
         let empty = and_not(&self.all, &once);
         if !is_empty(&empty) {
-            for cell in members(&empty) {
-                self.weight[cell] += 1;
-            }
+            self.blame(members(&empty));
             return Err(Contradiction);
         }
         let singles = and_not(&and_not(&once, &twice), &boards[self.size]);
@@ -197,7 +202,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         for cell in members(&singles) {
             // An earlier placement may have taken this cell's last value.
             let Some(v) = (0..self.size).find(|&v| has(&boards[v], cell)) else {
-                self.weight[cell] += 1;
+                self.blame([cell]);
                 return Err(Contradiction);
             };
             self.place(boards, cell, v);
@@ -221,9 +226,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
                     }
                     Some(_) => {}
                     None if is_empty(&places) => {
-                        for cell in members(group) {
-                            self.weight[cell] += 1;
-                        }
+                        self.blame(members(group));
                         return Err(Contradiction);
                     }
                     None => {}
@@ -265,9 +268,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let mut result = Ok(false);
         for ((&cell, &set), &kept) in cage.cells.iter().zip(&sets).zip(&keep) {
             if kept & set == 0 {
-                for &cell in &cage.cells {
-                    self.weight[cell] += 1;
-                }
+                self.blame(cage.cells.iter().copied());
                 result = Err(Contradiction);
                 break;
             }
