@@ -8,6 +8,7 @@
 mod cage;
 mod factors;
 mod layout;
+mod nogoods;
 mod pairs;
 mod propagate;
 
@@ -17,7 +18,8 @@ use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 use layout::Layout;
 use layout::members;
-use propagate::{Bits, Boards, Propagator, and, and_not, is_empty};
+use nogoods::{Decision, Nogoods};
+use propagate::{Bits, Boards, Contradiction, Propagator, and, and_not, is_empty};
 
 /// What a native search did.
 #[derive(Default)]
@@ -32,13 +34,26 @@ struct Counters {
 /// the search space is exhausted or the callback returns `Break`.
 ///
 /// Memory stays flat: one set of boards per level of the search, however
-/// many solutions there are.
+/// many solutions there are, and one path per restart.
 pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
+    enumerate_with(puzzle, Some(FIRST_RESTART), on_solution)
+}
+
+/// Failures before the first restart; each run allows half as many again
+/// as the one before, so that the search ends.
+const FIRST_RESTART: u64 = 100;
+
+/// [`enumerate`], restarting first after `restarts` failures, or never.
+fn enumerate_with(
+    puzzle: &Puzzle,
+    restarts: Option<u64>,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Stats {
     let layout = Layout::new(puzzle);
     macro_rules! by_words {
         ($($w:literal)*) => {
             match layout.shape.words {
-                $($w => search::<$w>(&layout, on_solution),)*
+                $($w => search::<$w>(&layout, restarts, on_solution),)*
                 words => unreachable!("a grid of {words} words: sizes stop at 25"),
             }
         };
@@ -47,21 +62,51 @@ pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> C
     Stats { solutions, complete, nodes: Some(nodes), failures: Some(failures), ..Stats::default() }
 }
 
+/// Why a search stopped before the end.
+enum Stop {
+    /// The callback asked to.
+    Asked,
+    /// Failures reached the cutoff: start again from the root.
+    Restart,
+}
+
 /// The search for grids of `W` words a set of cells.
-fn search<const W: usize>(layout: &Layout, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Counters {
-    let mut search =
-        Search { prop: Propagator::<W>::new(layout), on_solution, counters: Counters::default(), stack: Vec::new() };
-    let mut root = search.prop.root();
-    search.counters.nodes = 1;
-    let flow = match search.prop.run(&mut root) {
-        Ok(()) => search.branch(&root, 0),
-        Err(_) => {
-            search.counters.failures = 1;
-            ControlFlow::Continue(())
-        }
+fn search<const W: usize>(
+    layout: &Layout,
+    restarts: Option<u64>,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Counters {
+    let mut search = Search {
+        prop: Propagator::<W>::new(layout),
+        on_solution,
+        counters: Counters::default(),
+        stack: Vec::new(),
+        path: Vec::new(),
+        nogoods: Nogoods::default(),
+        cutoff: restarts.unwrap_or(u64::MAX),
+        failures_before: 0,
     };
-    search.counters.complete = flow.is_continue();
-    search.counters
+    loop {
+        let mut root = search.prop.root();
+        search.counters.nodes += 1;
+        let flow = match search.propagate(&mut root) {
+            Ok(()) => search.branch(&root, 0),
+            Err(_) => {
+                search.counters.failures += 1;
+                ControlFlow::Continue(())
+            }
+        };
+        match flow {
+            ControlFlow::Continue(()) => search.counters.complete = true,
+            ControlFlow::Break(Stop::Asked) => {}
+            ControlFlow::Break(Stop::Restart) => {
+                search.cutoff = search.cutoff.saturating_add(search.cutoff / 2);
+                search.failures_before = search.counters.failures;
+                continue;
+            }
+        }
+        return search.counters;
+    }
 }
 
 struct Search<'a, 'f, const W: usize> {
@@ -70,14 +115,29 @@ struct Search<'a, 'f, const W: usize> {
     counters: Counters,
     /// Boards reused level by level, so that a node allocates nothing.
     stack: Vec<Vec<Bits<W>>>,
+    /// The decisions from the root to the current node.
+    path: Vec<Decision>,
+    nogoods: Nogoods,
+    /// Failures allowed in this run before a restart, and failures before it.
+    cutoff: u64,
+    failures_before: u64,
 }
 
 impl<const W: usize> Search<'_, '_, W> {
+    /// Propagates, with the nogoods, until neither prunes anything more.
+    fn propagate(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
+        self.prop.run(boards)?;
+        while self.nogoods.apply(&mut self.prop, boards)? {
+            self.prop.run(boards)?;
+        }
+        Ok(())
+    }
+
     /// Explores a propagated node at `depth`: reports it if every cell is
     /// placed, or tries each candidate of a most-constrained cell.
-    fn branch(&mut self, boards: &Boards<W>, depth: usize) -> ControlFlow<()> {
+    fn branch(&mut self, boards: &Boards<W>, depth: usize) -> ControlFlow<Stop> {
         let Some(cell) = self.most_constrained(boards) else {
-            return self.report(boards);
+            return self.report(boards).map_break(|()| Stop::Asked);
         };
         if self.stack.len() <= depth {
             self.stack.push(Vec::with_capacity(boards.len()));
@@ -85,17 +145,28 @@ impl<const W: usize> Search<'_, '_, W> {
         let mut child = std::mem::take(&mut self.stack[depth]);
         let mut choices = self.prop.values(boards, cell);
         let mut flow = ControlFlow::Continue(());
+        self.path.push(Decision { cell, value: 0, finished: 0 });
         while choices != 0 && flow.is_continue() {
             let v = choices.trailing_zeros() as usize;
             choices &= choices - 1;
+            self.path[depth].value = v;
             child.clear();
             child.extend_from_slice(boards);
             self.counters.nodes += 1;
-            match self.prop.assign(&mut child, cell, v) {
+            self.prop.place(&mut child, cell, v);
+            match self.propagate(&mut child) {
                 Ok(()) => flow = self.branch(&child, depth + 1),
                 Err(_) => self.counters.failures += 1,
             }
+            if flow.is_continue() {
+                self.path[depth].finished |= 1 << v;
+                if self.counters.failures - self.failures_before >= self.cutoff {
+                    self.nogoods.learn(&self.path);
+                    flow = ControlFlow::Break(Stop::Restart);
+                }
+            }
         }
+        self.path.pop();
         self.stack[depth] = child;
         flow
     }

@@ -146,10 +146,22 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.changed[word] |= bit;
     }
 
-    /// Places `v` in `cell` and propagates.
-    pub fn assign(&mut self, boards: &mut Boards<W>, cell: usize, v: usize) -> Result<(), Contradiction> {
-        self.place(boards, cell, v);
-        self.run(boards)
+    /// Removes the values `gone` (bit v for value v + 1) from the
+    /// candidates of `cell`, leaving the rest to the next propagation.
+    pub fn remove(&mut self, boards: &mut Boards<W>, cell: usize, mut gone: u32) {
+        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        self.changed[word] |= bit;
+        self.moved |= gone;
+        while gone != 0 {
+            let v = gone.trailing_zeros() as usize;
+            gone &= gone - 1;
+            boards[v][word] &= !bit;
+        }
+    }
+
+    /// Whether `cell` is placed, and with value `v` (from 0).
+    pub fn holds(&self, boards: &Boards<W>, cell: usize, v: usize) -> bool {
+        has(&boards[self.size], cell) && has(&boards[v], cell)
     }
 
     /// Propagates until nothing changes.
@@ -272,16 +284,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 result = Err(Contradiction);
                 break;
             }
-            let mut gone = set & !kept;
-            if gone != 0 {
+            if set & !kept != 0 {
+                self.remove(boards, cell, set & !kept);
                 result = Ok(true);
-                self.changed[cell / 64] |= 1 << (cell % 64);
-            }
-            self.moved |= gone;
-            while gone != 0 {
-                let v = gone.trailing_zeros() as usize;
-                gone &= gone - 1;
-                boards[v][cell / 64] &= !(1 << (cell % 64));
             }
         }
         self.sets = sets;
