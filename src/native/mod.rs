@@ -220,3 +220,55 @@ impl<const W: usize> Search<'_, '_, W> {
         (self.on_solution)(&grid)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::puzzle::{Cage, Cell, Op};
+
+    /// No-op 7×7 puzzles over Latin squares, of three-cell row cages (a
+    /// few left out), each target the cells' sum or product by turns:
+    /// thousands of solutions, and failures on the way to them.
+    fn noop_puzzles() -> Vec<Puzzle> {
+        (1..=3)
+            .map(|k| {
+                let value = |cell: &Cell| ((k * cell.row + cell.col) % 7 + 1) as u64;
+                let cages = (0..7)
+                    .flat_map(|row| [0, 3].map(|start| (row, start)))
+                    .filter(|&(row, start)| (row + start + k) % 7 != 0)
+                    .map(|(row, start)| {
+                        let cells: Vec<Cell> = (start..start + 3).map(|col| Cell { row, col }).collect();
+                        let values = cells.iter().map(value);
+                        let target: u64 = if (row + k) % 2 == 0 { values.sum() } else { values.product() };
+                        Cage::new(Op::Any, target, cells).unwrap()
+                    })
+                    .collect();
+                Puzzle::new(7, Vec::new(), cages).unwrap()
+            })
+            .collect()
+    }
+
+    fn solutions(puzzle: &Puzzle, restarts: Option<u64>) -> (Vec<Grid>, Stats) {
+        let mut grids = Vec::new();
+        let stats = enumerate_with(puzzle, restarts, &mut |g| {
+            grids.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        (grids, stats)
+    }
+
+    #[test]
+    fn restarts_find_the_same_solutions_once_each() {
+        for puzzle in noop_puzzles() {
+            let (plain, _) = solutions(&puzzle, None);
+            let (restarted, stats) = solutions(&puzzle, Some(1));
+            assert!(plain.len() > 1, "the test needs puzzles with several solutions");
+            assert!(stats.failures.unwrap() > 10, "and with failures, so that it restarts");
+            let set: BTreeSet<_> = restarted.iter().cloned().collect();
+            assert_eq!(set.len(), restarted.len(), "a solution reported twice");
+            assert_eq!(set, plain.into_iter().collect(), "restarts lost or added solutions");
+        }
+    }
+}

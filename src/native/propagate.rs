@@ -265,6 +265,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
         while let Some(index) = self.dirty.pop() {
             self.is_dirty[index] = false;
             found |= self.revise(boards, index)?;
+            // What a cage removes itself does not call for revising it again.
+            for &cell in &self.layout.cages[index].cells {
+                self.changed[cell / 64] &= !(1 << (cell % 64));
+            }
         }
         Ok(found)
     }
