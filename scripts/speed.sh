@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# Times cagey's native and SAT backends on the public corpora, side by side
-# with the `sudoku` crate harness when it is built, and prints a Markdown
-# table of medians (one thread, release build).
+# Prints the README's speed tables: cagey's native and SAT backends side by
+# side with the peers, measured in this one run (one thread, release build,
+# medians of RUNS runs, default 5).
 #
-#   scripts/speed.sh [CORPORA] [SUDOKU_ORACLE]
+#   scripts/speed.sh [CORPORA] [ORACLE] [CPSAT]
 #
-# CORPORA defaults to ../shared/corpora (Sudoku sets in sudoku/, Keen's 9x9
-# levels in kenken/keen-levels/); SUDOKU_ORACLE to the harness in
-# ../shared/peers/sudoku-crate. RUNS (default 5) sets the runs per median.
+# CORPORA: the public sets (default ../shared/corpora: sudoku/ and
+# kenken/keen-levels/). ORACLE: the `sudoku` crate harness binary (default
+# ../shared/peers/sudoku-crate/target/release/sudoku-oracle; build it with
+# `cargo build --release` there). CPSAT: "PYTHON SCRIPT" to run OR-tools
+# CP-SAT (default: /tmp/ortools/bin/python with ../shared/peers/cpsat_kenken.py,
+# if that python exists; `python3 -m venv /tmp/ortools && /tmp/ortools/bin/pip
+# install ortools`). A peer that is missing is left out of the table.
+# CAGEY=path measures that binary instead of this tree's. BAND1=1 adds the band1 count (about two minutes a run; one run); LARGE=0
+# leaves out the large random puzzles (up to 60 s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora=${1:-../shared/corpora}
 oracle=${2:-../shared/peers/sudoku-crate/target/release/sudoku-oracle}
+cpsat=${3:-/tmp/ortools/bin/python ../shared/peers/cpsat_kenken.py}
 runs=${RUNS:-5}
-cargo build --release --quiet
-cagey=target/release/cagey
+# CAGEY=path measures another build (an older one, to compare).
+cagey=${CAGEY:-target/release/cagey}
+[ -n "${CAGEY:-}" ] || cargo build --release --quiet
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # The median wall time, in seconds, of `runs` runs of the command.
-median() {
+median_time() {
     for _ in $(seq "$runs"); do
         local start end
         start=$(date +%s%N)
@@ -27,49 +37,125 @@ median() {
     done | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] / 1e6 }'
 }
 
-# Puzzles in a file: KenKen puzzles start with '#', Sudoku are one a line.
-puzzles() {
-    case $1 in
-        *keen-levels*) grep -c '^#' "$1" ;;
-        *) grep -cv '^#' "$1" ;;
-    esac
-}
-
-row() { # label, file, cagey arguments...
-    local label=$1 file=$2
+# Per-puzzle solve times of cagey (its JSON `elapsed_ms`) over `runs` runs:
+# the median over runs for each puzzle, then "MEDIAN MAX" over the puzzles.
+per_puzzle() { # backend, file, count arguments...
+    local backend=$1 file=$2
     shift 2
-    local n native sat
-    n=$(puzzles "$file")
-    native=$(median "$cagey" "$@" --jobs 1 --backend native "$file")
-    sat=$(median "$cagey" "$@" --jobs 1 --backend sat "$file")
-    printf '| %s | %s | %s s, %s ms each | %s s, %s ms each |' "$label" "$n" \
-        "$native" "$(awk -v t="$native" -v n="$n" 'BEGIN { printf "%.2f", 1000 * t / n }')" \
-        "$sat" "$(awk -v t="$sat" -v n="$n" 'BEGIN { printf "%.2f", 1000 * t / n }')"
+    for _ in $(seq "$runs"); do
+        "$cagey" count --jobs 1 --format json --backend "$backend" "$@" "$file" |
+            grep '"type":"result"' | sed 's/.*"elapsed_ms":\([0-9.]*\).*/\1/' | awk '{ print NR, $1 }'
+    done | sort -k1,1n -k2,2g | awk '
+        { t[$1, ++k[$1]] = $2; if ($1 > n) n = $1 }
+        END { for (i = 1; i <= n; i++) print t[i, int((k[i] + 1) / 2)] }' | median_max
 }
 
-echo "| work | puzzles | cagey native | cagey sat | peer |"
+# "MEDIAN MAX" of numbers, one a line.
+median_max() {
+    sort -g | awk '{ t[NR] = $1 } END { printf "%.2f %.2f", t[int((NR + 1) / 2)], t[NR] }'
+}
+
+# The same from CP-SAT, one puzzle at a time (its `total=` time: model and
+# search).
+cpsat_per_puzzle() { # file, extra arguments...
+    local file=$1
+    shift
+    rm -f "$tmp"/p.*
+    awk -v dir="$tmp" '/^# [0-9]/ { n++ } { print > (dir "/p." n) }' "$file"
+    for p in "$tmp"/p.*; do
+        for _ in $(seq "$runs"); do
+            $cpsat "$@" "$p" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p'
+        done | sort -g | awk '{ t[NR] = $1 } END { print 1000 * t[int((NR + 1) / 2)] }'
+    done | median_max
+}
+
+ms() { echo "$1" | awk '{ printf "%s ms (worst %s)", $1, $2 }'; }
+have_cpsat() { [ -x "${cpsat%% *}" ]; }
+
+echo "### Sudoku (9×9, whole corpus files, one thread)"
+echo
+echo "| work | puzzles | cagey native | sudoku crate | native / crate |"
 echo "|---|---|---|---|---|"
 sudoku=$corpora/sudoku
-for set in puzzles2_17_clue puzzles5_forum_hardest_1905_11+; do
-    [ -f "$sudoku/$set" ] || continue
-    peer=-
-    if [ -x "$oracle" ]; then
-        peer="sudoku crate $("$oracle" count2 3 1 "$sudoku/$set" | sed 's/.*median_puzzles_per_sec=\([0-9]*\).*/\1/')/s"
+sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
+    local label=$1 file=$2 args=$3 mode=$4 unit=$5
+    [ -f "$file" ] || return 0
+    local n t mine peer=- ratio=-
+    n=$(grep -cv '^#' "$file")
+    t=$(median_time "$cagey" count --jobs 1 $args "$file")
+    if [ "$unit" = puzzles ]; then
+        mine=$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')
+    else
+        local total
+        total=$("$cagey" count --jobs 1 "$file" | awk '{ s += $1 } END { print s }')
+        mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
     fi
-    n=$(puzzles "$sudoku/$set")
-    t=$(median "$cagey" unique --jobs 1 "$sudoku/$set")
-    printf '| uniqueness, %s | %s | %s s, %s/s | (not run: SAT on whole corpora is slow) | %s |\n' "$set" "$n" "$t" \
-        "$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')" "$peer"
-done
+    if [ -x "$oracle" ]; then
+        peer=$("$oracle" "$mode" "$runs" 1 "$file" | awk -v unit="$unit" '{
+            for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+            r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
+            printf "%.0f", r }')
+        ratio=$(awk -v a="$mine" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
+    fi
+    printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$peer" "$unit" "$ratio"
+}
+sudoku_row "uniqueness (count --limit 2), 17-clue" "$sudoku/puzzles2_17_clue" "--limit 2" count2 puzzles
+sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_1905_11+" "--limit 2" count2 puzzles
+sudoku_row "count every solution, serg set" "$sudoku/puzzles7_serg_benchmark" "" countall solutions
+if [ "${BAND1:-0}" = 1 ]; then
+    runs=1 sudoku_row "count every solution, band1" "$sudoku/band1_completions_10.txt" "" countall solutions
+    /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 "$sudoku/band1_completions_10.txt" >/dev/null
+fi
+
+echo
+echo "### Keen's 9×9 puzzles by level (30 a level; per-puzzle solve time, median and worst)"
+echo
+echo "Keen's own solver is not run here: its figures are the corpus README's, measured on this kind of machine."
+echo
+echo "| level | standard, prove unique: native | Keen | native vs Keen | no-op, count all: native | SAT | CP-SAT |"
+echo "|---|---|---|---|---|---|---|"
 keen=$corpora/kenken/keen-levels
+keen_ms() { case $1 in e) echo 0.11 ;; n) echo 0.13 ;; h) echo 0.28 ;; x) echo 1.26 ;; u) echo 6.30 ;; esac; }
 for level in e n h x u; do
-    for variant in "" -noop; do
-        file=$keen/9d$level$variant.txt
-        [ -f "$file" ] || continue
-        if [ -z "$variant" ]; then
-            echo "$(row "9x9 Keen level $level, unique" "$file" unique) Keen: see corpora README |"
-        else
-            echo "$(row "9x9 Keen level $level no-op, count all" "$file" count) CP-SAT: see corpora README |"
+    [ -f "$keen/9d$level.txt" ] || continue
+    standard=$(per_puzzle native "$keen/9d$level.txt" --limit 2)
+    native=$(per_puzzle native "$keen/9d$level-noop.txt")
+    sat=$(per_puzzle sat "$keen/9d$level-noop.txt")
+    peer=-
+    if have_cpsat; then peer=$(ms "$(cpsat_per_puzzle "$keen/9d$level-noop.txt")"); fi
+    faster=$(awk -v a="${standard%% *}" -v b="$(keen_ms $level)" 'BEGIN { printf "%.1f× faster", b / a }')
+    echo "| $level | $(ms "$standard") | $(keen_ms $level) ms | $faster | $(ms "$native") | $(ms "$sat") | $peer |"
+done
+
+[ "${LARGE:-1}" = 0 ] && exit 0
+echo
+echo "### Large random KenKen (\`cagey generate --size N [--noop] --seed S\`, seeds 1-5, 60 s timeout)"
+echo
+echo "| puzzles | question | native | SAT | CP-SAT |"
+echo "|---|---|---|---|---|"
+large_row() { # label, generate arguments, count arguments
+    local label=$1 gen=$2 args=$3 native="" sat="" peer=""
+    for seed in 1 2 3 4 5; do
+        "$cagey" generate $gen --seed "$seed" >"$tmp/large.txt"
+        for backend in native sat; do
+            local start end t
+            start=$(date +%s%N)
+            if timeout 60 "$cagey" count --jobs 1 --backend "$backend" $args "$tmp/large.txt" >/dev/null 2>&1; then
+                end=$(date +%s%N)
+                t=$(awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }')
+            else
+                t=">60"
+            fi
+            if [ $backend = native ]; then native="$native $t"; else sat="$sat $t"; fi
+        done
+        if have_cpsat; then
+            peer="$peer $($cpsat --limit "${args##* }" "$tmp/large.txt" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p')"
         fi
     done
-done
+    echo "| $label | count $args | ${native# } s | ${sat# } s | ${peer:- -} s |"
+}
+if [ "${LARGE:-1}" != 0 ]; then
+    large_row "20×20" "--size 20" "--limit 10"
+    large_row "20×20 no-op" "--size 20 --noop" "--limit 2"
+    large_row "25×25" "--size 25" "--limit 2"
+fi
