@@ -44,7 +44,7 @@ per_puzzle() { # backend, file, count arguments...
     shift 2
     for _ in $(seq "$runs"); do
         "$cagey" count --jobs 1 --format json --backend "$backend" "$@" "$file" |
-            grep '"type":"result"' | sed 's/.*"elapsed_ms":\([0-9.]*\).*/\1/' | awk '{ print NR, $1 }'
+            grep '"elapsed_ms"' | sed 's/.*"elapsed_ms":\([0-9.]*\).*/\1/' | awk '{ print NR, $1 }'
     done | sort -k1,1n -k2,2g | awk '
         { t[$1, ++k[$1]] = $2; if ($1 > n) n = $1 }
         END { for (i = 1; i <= n; i++) print t[i, int((k[i] + 1) / 2)] }' | median_max
