@@ -8,6 +8,7 @@
 mod cage;
 mod factors;
 mod layout;
+mod memo;
 mod nogoods;
 mod pairs;
 mod propagate;
@@ -214,7 +215,12 @@ impl<const W: usize> Search<'_, '_, W> {
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
         let size = self.prop.layout.size;
-        let values = (0..size * size).map(|cell| self.prop.values(boards, cell).trailing_zeros() as u8 + 1).collect();
+        let mut values = vec![0u8; size * size];
+        for (v, board) in boards[..size].iter().enumerate() {
+            for cell in members(board) {
+                values[cell] = v as u8 + 1;
+            }
+        }
         let grid = Grid::new(size, values).expect("a fully placed board is a grid");
         self.counters.solutions += 1;
         (self.on_solution)(&grid)

@@ -4,6 +4,7 @@
 
 use super::cage;
 use super::layout::{Layout, members};
+use super::memo::{self, Memo};
 
 /// Propagation found a cell with no candidate left, or a value with no
 /// place in a group: this branch holds no solution.
@@ -77,6 +78,8 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// Scratch space for cage reasoning: candidate sets, then supports.
     sets: Vec<u32>,
     keep: Vec<u32>,
+    /// Cage supports already worked out.
+    memo: Memo,
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     pub weight: Vec<u32>,
@@ -98,6 +101,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             is_dirty: vec![false; layout.cages.len()],
             sets: Vec::new(),
             keep: Vec::new(),
+            memo: Memo::default(),
             weight: vec![1; layout.size * layout.size],
         }
     }
@@ -280,7 +284,20 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let mut keep = std::mem::take(&mut self.keep);
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
-        cage::supports(cage, self.size, &sets, &mut keep);
+        let packed = if sets.len() > 2 { memo::pack(&sets, self.size) } else { None };
+        match packed.and_then(|p| self.memo.get(index, p).map(|k| (p, k))) {
+            Some((_, packed_keep)) => {
+                let mask = (1u64 << self.size) - 1;
+                keep.clear();
+                keep.extend((0..sets.len()).map(|i| (packed_keep >> (i * self.size) & mask) as u32));
+            }
+            None => {
+                cage::supports(cage, self.size, &sets, &mut keep);
+                if let Some(p) = packed {
+                    self.memo.put(index, p, memo::pack(&keep, self.size).expect("as many cells as the sets"));
+                }
+            }
+        }
         let mut result = Ok(false);
         for ((&cell, &set), &kept) in cage.cells.iter().zip(&sets).zip(&keep) {
             if kept & set == 0 {

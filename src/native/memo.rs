@@ -1,0 +1,67 @@
+//! A cache of cage supports: the values each cell of a cage can keep
+//! depend only on the cage and its cells' candidate sets, and the same sets
+//! come back again and again across a search.
+
+/// Entries in the cache (a power of two).
+const ENTRIES: usize = 1 << 12;
+
+/// One remembered revision: the cage, its cells' candidate sets packed
+/// `size` bits a cell, and the supports packed the same way.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    cage: u32,
+    sets: u64,
+    keep: u64,
+}
+
+/// Supports of cages whose cells' sets fit in 64 bits together, in a
+/// direct-mapped table: a new revision replaces the one in its slot.
+#[derive(Default)]
+pub(super) struct Memo {
+    entries: Vec<Entry>,
+}
+
+/// The candidate sets of a cage's cells, `size` bits a cell, if they fit.
+pub(super) fn pack(sets: &[u32], size: usize) -> Option<u64> {
+    (sets.len() * size <= 64).then(|| sets.iter().rev().fold(0u64, |acc, &s| (acc << size) | u64::from(s)))
+}
+
+impl Memo {
+    fn slot(cage: usize, sets: u64) -> usize {
+        let hash = (sets ^ (cage as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (hash >> 52) as usize & (ENTRIES - 1)
+    }
+
+    /// The supports remembered for `cage` with its cells' `sets` (packed).
+    pub fn get(&self, cage: usize, sets: u64) -> Option<u64> {
+        let entry = self.entries.get(Self::slot(cage, sets))?;
+        // Slots start out empty (all zero): no cage has only empty cells.
+        (entry.cage == cage as u32 && entry.sets == sets && sets != 0).then_some(entry.keep)
+    }
+
+    /// Remembers the supports `keep` (packed) of `cage` with `sets`.
+    pub fn put(&mut self, cage: usize, sets: u64, keep: u64) {
+        if self.entries.is_empty() {
+            self.entries = vec![Entry::default(); ENTRIES];
+        }
+        self.entries[Self::slot(cage, sets)] = Entry { cage: cage as u32, sets, keep };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_by_cage_and_sets() {
+        let sets = pack(&[0b011, 0b110, 0b101], 3).unwrap();
+        assert_eq!(sets, 0b101_110_011);
+        assert_eq!(pack(&[1; 8], 9), None, "72 bits do not fit");
+        let mut memo = Memo::default();
+        assert_eq!(memo.get(4, sets), None);
+        memo.put(4, sets, 0b001_010_011);
+        assert_eq!(memo.get(4, sets), Some(0b001_010_011));
+        assert_eq!(memo.get(5, sets), None, "another cage");
+        assert_eq!(memo.get(4, sets ^ 1), None, "other sets");
+    }
+}
