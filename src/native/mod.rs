@@ -1,5 +1,6 @@
-//! The native backend: propagation on candidate bitsets and depth-first
-//! search that branches on a most-constrained cell.
+//! The native backend: propagation on one bitboard per value, and
+//! depth-first search that branches where candidates are few and failures
+//! many, restarting with nogoods when failures pile up.
 //!
 //! Depends on the puzzle model only; its cage arithmetic is its own (see
 //! `cage.rs`), so that the cross-check against the SAT backend and the
