@@ -1,7 +1,7 @@
 //! What a search learns when it restarts: the subtrees it has finished.
 //!
-//! The search restarts from the root when failures pile up (the learnt
-//! weights then steer it elsewhere). Before it does, the decisions on its
+//! Until it finds a first solution, the search restarts from the root when
+//! failures pile up (the learnt weights then steer it elsewhere). Before it does, the decisions on its
 //! current path become nogoods, so that no finished subtree is searched,
 //! nor any solution reported, twice: for each level i, "if the decisions
 //! above level i hold, its cell takes none of the values already tried
