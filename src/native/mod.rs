@@ -113,7 +113,7 @@ fn search<const W: usize>(
             ControlFlow::Continue(()) => search.counters.complete = true,
             ControlFlow::Break(Stop::Asked) => {}
             ControlFlow::Break(Stop::Restart) => {
-                search.cutoff = search.cutoff.saturating_add(search.cutoff / 2);
+                search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
                 search.failures_before = search.counters.failures;
                 continue;
             }
