@@ -285,8 +285,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let packed = if sets.len() > 2 { memo::pack(&sets, self.size) } else { None };
-        match packed.and_then(|p| self.memo.get(index, p).map(|k| (p, k))) {
-            Some((_, packed_keep)) => {
+        match packed.and_then(|p| self.memo.get(index, p)) {
+            Some(packed_keep) => {
                 let mask = (1u64 << self.size) - 1;
                 keep.clear();
                 keep.extend((0..sets.len()).map(|i| (packed_keep >> (i * self.size) & mask) as u32));
