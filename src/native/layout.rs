@@ -39,6 +39,10 @@ pub(super) struct Shape {
     pub peers: Vec<u64>,
     /// Each group of N cells, in which every value must appear.
     pub full_groups: Vec<u64>,
+    /// 64-bit words in a set of full groups.
+    pub group_words: usize,
+    /// For each cell, the full groups it is in (bit g for the g-th).
+    pub groups_of: Vec<u64>,
 }
 
 /// A shape with the size and groups it was built from.
@@ -91,8 +95,16 @@ impl Shape {
             }
         }
         let is_full = |g: &[u64]| members(g).count() == size;
-        let full_groups: Vec<u64> = groups.iter().filter(|g| is_full(g)).flatten().copied().collect();
-        Shape { words, all, peers, full_groups }
+        let full: Vec<&Vec<u64>> = groups.iter().filter(|g| is_full(g)).collect();
+        let group_words = full.len().div_ceil(64).max(1);
+        let mut groups_of = vec![0u64; size * size * group_words];
+        for (g, group) in full.iter().enumerate() {
+            for cell in members(group) {
+                groups_of[cell * group_words + g / 64] |= 1 << (g % 64);
+            }
+        }
+        let full_groups = full.into_iter().flatten().copied().collect();
+        Shape { words, all, peers, full_groups, group_words, groups_of }
     }
 
     /// Whether cells `a` and `b` share a group.

@@ -166,6 +166,7 @@ impl<const W: usize> Search<'_, '_, W> {
             self.path[depth].value = v;
             child.clear();
             child.extend_from_slice(boards);
+            self.prop.propagated(boards);
             self.counters.nodes += 1;
             self.prop.place(&mut child, cell, v);
             match self.propagate(&mut child) {

@@ -69,9 +69,15 @@ pub(super) struct Propagator<'a, const W: usize> {
     full_groups: &'a [u64],
     /// Cells whose candidates changed since their cages were last marked.
     changed: Bits<W>,
-    /// Values whose places changed since the last look for hidden singles
-    /// (bit v for value v + 1).
-    moved: u32,
+    /// For each value, its places when hidden singles were last looked
+    /// for: only groups with a cell that lost the value since need a look.
+    seen: Vec<Bits<W>>,
+    /// For each cell, the full groups it is in, as a set of group indices
+    /// (`group_words` words each).
+    groups_of: &'a [u64],
+    group_words: usize,
+    /// Scratch space: the groups to look at for one value.
+    to_look: Vec<u64>,
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
@@ -96,7 +102,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
             peers: &shape.peers,
             full_groups: &shape.full_groups,
             changed: [0; W],
-            moved: 0,
+            seen: vec![[0; W]; layout.size],
+            groups_of: &shape.groups_of,
+            group_words: shape.group_words,
+            to_look: vec![0; shape.group_words],
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
             sets: Vec::new(),
@@ -119,7 +128,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
         }
         self.changed = self.all;
-        self.moved = (1 << self.size) - 1;
+        self.seen.fill(self.all);
         boards
     }
 
@@ -133,12 +142,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// candidate: the cell loses its other values, its peers lose `v`.
     pub fn place(&mut self, boards: &mut Boards<W>, cell: usize, v: usize) {
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-        let mut moved = 0;
-        for (u, board) in boards[..self.size].iter_mut().enumerate() {
-            moved |= u32::from(board[word] & bit != 0) << u;
+        for board in &mut boards[..self.size] {
             board[word] &= !bit;
         }
-        self.moved |= moved;
         boards[self.size][word] |= bit;
         let board = &mut boards[v];
         board[word] |= bit;
@@ -155,7 +161,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
     pub fn remove(&mut self, boards: &mut Boards<W>, cell: usize, mut gone: u32) {
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
         self.changed[word] |= bit;
-        self.moved |= gone;
         while gone != 0 {
             let v = gone.trailing_zeros() as usize;
             gone &= gone - 1;
@@ -177,7 +182,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
             self.changed = [0; W];
         }
-        self.moved = 0;
         result
     }
 
@@ -226,30 +230,58 @@ impl<'a, const W: usize> Propagator<'a, W> {
         Ok(true)
     }
 
+    /// Records `boards`, propagated, as the state that hidden singles were
+    /// last looked for in: to call before deciding on a copy of them.
+    pub fn propagated(&mut self, boards: &Boards<W>) {
+        self.seen.copy_from_slice(&boards[..self.size]);
+    }
+
     /// Places every value that has one place left in a full group; fails
-    /// on a value with none.
+    /// on a value with none. Looks only at the groups where the value lost
+    /// a place since the last look.
     fn hidden_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let mut found = false;
-        while self.moved != 0 {
-            let v = self.moved.trailing_zeros() as usize;
-            self.moved &= self.moved - 1;
-            for group in self.full_groups.chunks_exact(W) {
-                let places = and(&boards[v], group.try_into().expect("W words"));
-                match single(&places) {
-                    Some(cell) if !has(&boards[self.size], cell) => {
-                        self.place(boards, cell, v);
-                        found = true;
-                    }
-                    Some(_) => {}
-                    None if is_empty(&places) => {
-                        self.blame(members(group));
-                        return Err(Contradiction);
-                    }
-                    None => {}
+        for v in 0..self.size {
+            let lost = and_not(&self.seen[v], &boards[v]);
+            if is_empty(&lost) {
+                continue;
+            }
+            self.seen[v] = boards[v];
+            let gw = self.group_words;
+            self.to_look.fill(0);
+            for cell in members(&lost) {
+                for (look, of) in self.to_look.iter_mut().zip(&self.groups_of[cell * gw..(cell + 1) * gw]) {
+                    *look |= of;
+                }
+            }
+            for k in 0..gw {
+                let mut word = self.to_look[k];
+                while word != 0 {
+                    let g = k * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    found |= self.hidden_single(boards, v, g)?;
                 }
             }
         }
         Ok(found)
+    }
+
+    /// Places value `v` in full group `g` if it has one place left there
+    /// and is not placed yet; fails if it has none.
+    fn hidden_single(&mut self, boards: &mut Boards<W>, v: usize, g: usize) -> Result<bool, Contradiction> {
+        let group = set::<W>(self.full_groups, g);
+        let places = and(&boards[v], group);
+        match single(&places) {
+            Some(cell) if !has(&boards[self.size], cell) => {
+                self.place(boards, cell, v);
+                Ok(true)
+            }
+            None if is_empty(&places) => {
+                self.blame(members(group));
+                Err(Contradiction)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Revises every cage with a changed cell against its op and target.
