@@ -43,8 +43,10 @@ pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut 
                 if let Some(goal) = sum_goal {
                     sum_support(sets, goal, keep);
                 }
-                if let Some(goal) = &product_goal {
-                    product_support(sets, goal, target, keep);
+                match (&product_goal, &cage.divisors) {
+                    (Some(_), Some(divisors)) => divisors.supports(sets, keep),
+                    (Some(goal), None) => product_support(sets, goal, target, keep),
+                    (None, _) => {}
                 }
             }
         }
@@ -105,9 +107,39 @@ fn value_bit(target: Option<u64>, size: usize) -> u32 {
     }
 }
 
+/// Adds to `keep[i]` the values of cell i that some choice of values of
+/// the other cells (each from its own set, equal or not) completes to the
+/// sum: exact but for the cells that must differ. Sums are sets of bits,
+/// so this works for targets below 128 (and cages of at most 64 cells);
+/// beyond, it falls back to bounds.
+fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
+    if target >= 128 || sets.len() > 64 {
+        return sum_bounds(sets, target, keep);
+    }
+    // `before[i]`: the sums of cells before i; `after`: the sums of cells
+    // before i that the cells from i on can complete to the target.
+    let shifted = |sums: u128, set: u32, left: bool| {
+        values(set).fold(0u128, |acc, v| acc | if left { sums << v } else { sums >> v })
+    };
+    let mut before = [0u128; 65];
+    before[0] = 1;
+    for (i, &set) in sets.iter().enumerate() {
+        before[i + 1] = shifted(before[i], set, true);
+    }
+    let mut after = 1u128 << target;
+    for (i, &set) in sets.iter().enumerate().rev() {
+        for v in values(set) {
+            if (before[i] << v) & after != 0 {
+                keep[i] |= 1 << (v - 1);
+            }
+        }
+        after = shifted(after, set, false);
+    }
+}
+
 /// Adds to `keep[i]` the values of cell i that leave the rest of the sum
 /// within the bounds of the other cells.
-fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
+fn sum_bounds(sets: &[u32], target: u64, keep: &mut [u32]) {
     let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
     let high = |c: u32| 32 - u64::from(c.leading_zeros());
     let min_sum: u64 = sets.iter().map(|&c| low(c)).sum();
@@ -255,7 +287,7 @@ mod tests {
         let all = set(&[1, 2, 3, 4]);
         let cands = vec![all, all, set(&[4])];
         let mut keep = vec![0; 3];
-        sum_support(&cands, 12, &mut keep);
+        sum_bounds(&cands, 12, &mut keep);
         assert_eq!(keep, [set(&[4]), set(&[4]), set(&[4])]);
         let mut keep = vec![0; 3];
         product_support(&cands, &of_target("8", 4).unwrap(), Some(8), &mut keep);

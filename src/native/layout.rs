@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
 use crate::puzzle::{Group, Op, Puzzle};
@@ -17,6 +18,9 @@ pub(super) struct CageLayout {
     /// for `*` cages and `?` cages of three or more cells; `None` when no product
     /// of the grid's values reaches it.
     pub factors: Option<Factors>,
+    /// The divisors of that product, for cages of at most 64 cells whose
+    /// target has few enough of them (see [`Divisors`]).
+    pub divisors: Option<Divisors>,
     pub cells: Vec<usize>,
     /// For a cage of 3 to 64 cells, bit j of `apart[i]` is set when its
     /// cells i and j share a group (and so hold different values).
@@ -172,7 +176,8 @@ impl Layout {
             };
             let target = digits.parse().ok();
             let partners = if cells.len() == 2 { pairs::partners(cage.op(), target, size) } else { Vec::new() };
-            cages.push(CageLayout { op: cage.op(), target, factors, cells, apart, partners });
+            let divisors = factors.filter(|_| cells.len() <= 64).and_then(|f| Divisors::new(&f, size));
+            cages.push(CageLayout { op: cage.op(), target, factors, divisors, cells, apart, partners });
         }
         let mut cage_of = vec![None; size * size];
         let mut caged = vec![0u64; shape.words];

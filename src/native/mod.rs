@@ -7,6 +7,7 @@
 //! checker means something.
 
 mod cage;
+mod divisors;
 mod factors;
 mod layout;
 mod memo;

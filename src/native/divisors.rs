@@ -1,0 +1,235 @@
+//! Exact product supports: the divisors of a cage's target as a set of
+//! bits, so that the products the cells can reach are worked out for all
+//! cells at once, as sums are in `cage.rs`.
+//!
+//! A divisor 2^a·3^b·…·23^i of the target is numbered in mixed radix over
+//! its exponents, so multiplying it by a value adds a fixed step to its
+//! number, provided the product still divides the target.
+
+use super::factors::{Factors, OF_VALUE};
+
+/// Words in a set of divisors: targets with more divisors than this holds
+/// are left to the bounds of `cage::product_support`.
+const WORDS: usize = 16;
+
+/// A set of divisors of one target, bit d for the d-th.
+type Set = [u64; WORDS];
+
+/// The divisors of one target, and how each value of the grid moves
+/// between them.
+pub(super) struct Divisors {
+    /// Words in use in each set.
+    words: usize,
+    /// The number of the target itself, the largest divisor.
+    top: usize,
+    /// For each value v (index v), the step its product adds to a number,
+    /// or `None` if v does not divide the target.
+    step: [Option<usize>; 26],
+    /// For each value v (index v), the divisors d with d·v dividing the
+    /// target.
+    fits: Vec<Set>,
+}
+
+impl Divisors {
+    /// The divisors of the target with exponents `target`, for values up
+    /// to `size`; `None` if there are too many for a set.
+    pub fn new(target: &Factors, size: usize) -> Option<Divisors> {
+        let mut strides = [0usize; 9];
+        let mut count = 1usize;
+        for (stride, &e) in strides.iter_mut().zip(target) {
+            *stride = count;
+            count = count.checked_mul(usize::from(e) + 1).filter(|&c| c <= WORDS * 64)?;
+        }
+        let number = |f: &Factors| f.iter().zip(&strides).map(|(&e, &s)| usize::from(e) * s).sum::<usize>();
+        let exponents =
+            |d: usize| -> Factors { std::array::from_fn(|p| ((d / strides[p]) % (usize::from(target[p]) + 1)) as u16) };
+        let divides = |f: &Factors| f.iter().zip(target).all(|(a, b)| a <= b);
+        let mut step = [None; 26];
+        let mut fits = vec![[0; WORDS]; size + 1];
+        for v in 1..=size {
+            if !divides(&OF_VALUE[v]) {
+                continue;
+            }
+            step[v] = Some(number(&OF_VALUE[v]));
+            for d in 0..count {
+                let e = exponents(d);
+                if divides(&std::array::from_fn(|p| e[p] + OF_VALUE[v][p])) {
+                    fits[v][d / 64] |= 1 << (d % 64);
+                }
+            }
+        }
+        Some(Divisors { words: count.div_ceil(64), top: count - 1, step, fits })
+    }
+
+    /// Adds to `keep[i]` the values of cell i that some choice of values
+    /// of the other cells (each from its own set, equal or not) completes
+    /// to the target as a product: exact but for the cells that must
+    /// differ. For cages of at most 64 cells.
+    pub fn supports(&self, sets: &[u32], keep: &mut [u32]) {
+        let w = self.words;
+        // `before[i]`: the products of cells before i that divide the target.
+        let mut before = [[0u64; WORDS]; 65];
+        before[0][0] = 1;
+        for (i, &set) in sets.iter().enumerate() {
+            let mut next = [0; WORDS];
+            for v in values(set) {
+                if let Some(step) = self.step[v] {
+                    or_shifted_up(&mut next[..w], &and(&before[i], &self.fits[v], w), step);
+                }
+            }
+            before[i + 1] = next;
+        }
+        // `after`: the products of cells before i that the cells from i on
+        // can complete to the target.
+        let mut after = [0u64; WORDS];
+        after[self.top / 64] = 1 << (self.top % 64);
+        for (i, &set) in sets.iter().enumerate().rev() {
+            let mut next = [0; WORDS];
+            for v in values(set) {
+                let Some(step) = self.step[v] else { continue };
+                let mut reached = [0; WORDS];
+                or_shifted_up(&mut reached[..w], &and(&before[i], &self.fits[v], w), step);
+                if (0..w).any(|k| reached[k] & after[k] != 0) {
+                    keep[i] |= 1 << (v - 1);
+                }
+                let mut from = [0; WORDS];
+                or_shifted_down(&mut from[..w], &after, step);
+                for k in 0..w {
+                    next[k] |= from[k] & self.fits[v][k];
+                }
+            }
+            after = next;
+        }
+    }
+}
+
+fn and(a: &Set, b: &Set, words: usize) -> Set {
+    let mut out = [0; WORDS];
+    for k in 0..words {
+        out[k] = a[k] & b[k];
+    }
+    out
+}
+
+/// `out |= set << by` (bit d of `set` to bit d + by), within `out`'s words.
+fn or_shifted_up(out: &mut [u64], set: &Set, by: usize) {
+    let (whole, bits) = (by / 64, by % 64);
+    for k in (whole..out.len()).rev() {
+        let low = set[k - whole] << bits;
+        let carry = if bits != 0 && k > whole { set[k - whole - 1] >> (64 - bits) } else { 0 };
+        out[k] |= low | carry;
+    }
+}
+
+/// `out |= set >> by` (bit d + by of `set` to bit d).
+fn or_shifted_down(out: &mut [u64], set: &Set, by: usize) {
+    let (whole, bits) = (by / 64, by % 64);
+    for k in 0..out.len() {
+        let Some(&word) = set.get(k + whole) else { break };
+        let high = if bits != 0 { set.get(k + whole + 1).map_or(0, |&next| next << (64 - bits)) } else { 0 };
+        out[k] |= (word >> bits) | high;
+    }
+}
+
+/// The values in a candidate set, smallest first.
+fn values(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let v = set.trailing_zeros() as usize;
+            set &= set - 1;
+            v + 1
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::factors::of_target;
+
+    fn set(vals: &[usize]) -> u32 {
+        vals.iter().map(|v| 1u32 << (v - 1)).sum()
+    }
+
+    fn supports(target: u64, size: usize, sets: &[u32]) -> Vec<u32> {
+        let divisors = Divisors::new(&of_target(&target.to_string(), size).unwrap(), size).unwrap();
+        let mut keep = vec![0; sets.len()];
+        divisors.supports(sets, &mut keep);
+        keep
+    }
+
+    /// The same, by trying every combination.
+    fn by_brute_force(target: u64, sets: &[u32]) -> Vec<u32> {
+        let mut keep = vec![0; sets.len()];
+        let mut chosen = vec![0usize; sets.len()];
+        fn go(i: usize, product: u64, target: u64, sets: &[u32], chosen: &mut [usize], keep: &mut [u32]) {
+            if i == sets.len() {
+                if product == target {
+                    chosen.iter().zip(keep.iter_mut()).for_each(|(&v, k)| *k |= 1 << (v - 1));
+                }
+                return;
+            }
+            for v in values(sets[i]) {
+                chosen[i] = v;
+                go(i + 1, product * v as u64, target, sets, chosen, keep);
+            }
+        }
+        go(0, 1, target, sets, &mut chosen, &mut keep);
+        keep
+    }
+
+    #[test]
+    fn products_of_each_cell_with_the_others() {
+        let all6 = set(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(supports(60, 6, &[all6, all6, all6]), by_brute_force(60, &[all6, all6, all6]));
+        assert_eq!(supports(60, 6, &[all6, all6, all6]), vec![set(&[2, 3, 4, 5, 6]); 3]);
+        assert_eq!(supports(7 * 2, 25, &[set(&[7, 14]), set(&[1, 2, 3])]), [set(&[7, 14]), set(&[1, 2])]);
+        assert_eq!(supports(1, 9, &[set(&[1, 2]), set(&[1, 3])]), [set(&[1]), set(&[1])]);
+        assert_eq!(supports(5, 9, &[set(&[1, 2]), set(&[1, 3])]), [0, 0], "no value divides by 5");
+    }
+
+    #[test]
+    fn agrees_with_brute_force_across_words() {
+        // 8·14·18·21·15 = 2^5·3^4·5·7^2 has 6·5·2·3 = 180 divisors: three words.
+        let target = 8 * 14 * 18 * 21 * 15;
+        let size = 25;
+        let sets = [
+            set(&[1, 2, 3, 4, 6, 7, 8, 9]),
+            set(&[5, 7, 10, 14, 21]),
+            set(&[8, 9, 16, 18, 24, 25]),
+            set(&[7, 14, 21]),
+            set(&[1, 3, 5, 15]),
+        ];
+        let keep = supports(target, size, &sets);
+        assert_eq!(keep, by_brute_force(target, &sets));
+        assert!(keep.iter().all(|&k| k != 0), "the test needs a reachable target");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn agrees_with_brute_force(
+            size in 2usize..=25,
+            raw in proptest::collection::vec(1u32.., 1..=4),
+            picks in proptest::collection::vec(0usize..25, 4),
+        ) {
+            let sets: Vec<u32> = raw.iter().map(|r| r & ((1 << size) - 1)).map(|s| s.max(1)).collect();
+            // A target the sets reach: one value of each, times one more
+            // value at times, so that some targets are out of reach.
+            let reached: u64 = sets.iter().zip(&picks).map(|(&s, &p)| values(s).nth(p % s.count_ones() as usize).unwrap() as u64).product();
+            let target = reached * (picks[3] as u64 % 3).max(1);
+            if let Some(factors) = of_target(&target.to_string(), size) {
+                if let Some(divisors) = Divisors::new(&factors, size) {
+                    let mut keep = vec![0; sets.len()];
+                    divisors.supports(&sets, &mut keep);
+                    proptest::prop_assert_eq!(keep, by_brute_force(target, &sets));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_divisors_are_refused() {
+        let factorial = of_target("15511210043330985984000000", 25).unwrap();
+        assert!(Divisors::new(&factorial, 25).is_none());
+    }
+}
