@@ -10,15 +10,12 @@ use super::factors::{Factors, OF_VALUE};
 
 /// Words in a set of divisors: targets with more divisors than this holds
 /// are left to the bounds of `cage::product_support`.
-const WORDS: usize = 16;
-
-/// A set of divisors of one target, bit d for the d-th.
-type Set = [u64; WORDS];
+const MAX_WORDS: usize = 16;
 
 /// The divisors of one target, and how each value of the grid moves
 /// between them.
 pub(super) struct Divisors {
-    /// Words in use in each set.
+    /// Words in a set of divisors (bit d for the d-th).
     words: usize,
     /// The number of the target itself, the largest divisor.
     top: usize,
@@ -26,8 +23,8 @@ pub(super) struct Divisors {
     /// or `None` if v does not divide the target.
     step: [Option<usize>; 26],
     /// For each value v (index v), the divisors d with d·v dividing the
-    /// target.
-    fits: Vec<Set>,
+    /// target (`words` words each).
+    fits: Vec<u64>,
 }
 
 impl Divisors {
@@ -38,14 +35,16 @@ impl Divisors {
         let mut count = 1usize;
         for (stride, &e) in strides.iter_mut().zip(target) {
             *stride = count;
-            count = count.checked_mul(usize::from(e) + 1).filter(|&c| c <= WORDS * 64)?;
+            count = count.checked_mul(usize::from(e) + 1).filter(|&c| c <= MAX_WORDS * 64)?;
         }
+        let words = count.div_ceil(64);
         let number = |f: &Factors| f.iter().zip(&strides).map(|(&e, &s)| usize::from(e) * s).sum::<usize>();
-        let exponents =
-            |d: usize| -> Factors { std::array::from_fn(|p| ((d / strides[p]) % (usize::from(target[p]) + 1)) as u16) };
+        let exponents = |d: usize| -> Factors {
+            std::array::from_fn(|p| ((d / strides[p]) % (usize::from(target[p]) + 1)) as u16)
+        };
         let divides = |f: &Factors| f.iter().zip(target).all(|(a, b)| a <= b);
         let mut step = [None; 26];
-        let mut fits = vec![[0; WORDS]; size + 1];
+        let mut fits = vec![0; (size + 1) * words];
         for v in 1..=size {
             if !divides(&OF_VALUE[v]) {
                 continue;
@@ -54,11 +53,11 @@ impl Divisors {
             for d in 0..count {
                 let e = exponents(d);
                 if divides(&std::array::from_fn(|p| e[p] + OF_VALUE[v][p])) {
-                    fits[v][d / 64] |= 1 << (d % 64);
+                    fits[v * words + d / 64] |= 1 << (d % 64);
                 }
             }
         }
-        Some(Divisors { words: count.div_ceil(64), top: count - 1, step, fits })
+        Some(Divisors { words, top: count - 1, step, fits })
     }
 
     /// Adds to `keep[i]` the values of cell i that some choice of values
@@ -66,69 +65,75 @@ impl Divisors {
     /// to the target as a product: exact but for the cells that must
     /// differ. For cages of at most 64 cells.
     pub fn supports(&self, sets: &[u32], keep: &mut [u32]) {
-        let w = self.words;
+        macro_rules! by_words {
+            ($($w:literal)*) => {
+                match self.words {
+                    $($w => self.supports_in::<$w>(sets, keep),)*
+                    words => unreachable!("{words} words of divisors"),
+                }
+            };
+        }
+        by_words!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    }
+
+    fn supports_in<const W: usize>(&self, sets: &[u32], keep: &mut [u32]) {
+        let fits = |v: usize| -> &[u64; W] { self.fits[v * W..(v + 1) * W].try_into().expect("W words") };
         // `before[i]`: the products of cells before i that divide the target.
-        let mut before = [[0u64; WORDS]; 65];
+        let mut before = [[0u64; W]; 65];
         before[0][0] = 1;
         for (i, &set) in sets.iter().enumerate() {
-            let mut next = [0; WORDS];
             for v in values(set) {
                 if let Some(step) = self.step[v] {
-                    or_shifted_up(&mut next[..w], &and(&before[i], &self.fits[v], w), step);
+                    let next = shifted_up(&and(&before[i], fits(v)), step);
+                    before[i + 1] = or(&before[i + 1], &next);
                 }
             }
-            before[i + 1] = next;
         }
         // `after`: the products of cells before i that the cells from i on
         // can complete to the target.
-        let mut after = [0u64; WORDS];
+        let mut after = [0u64; W];
         after[self.top / 64] = 1 << (self.top % 64);
         for (i, &set) in sets.iter().enumerate().rev() {
-            let mut next = [0; WORDS];
+            let mut next = [0; W];
             for v in values(set) {
                 let Some(step) = self.step[v] else { continue };
-                let mut reached = [0; WORDS];
-                or_shifted_up(&mut reached[..w], &and(&before[i], &self.fits[v], w), step);
-                if (0..w).any(|k| reached[k] & after[k] != 0) {
+                let reached = shifted_up(&and(&before[i], fits(v)), step);
+                if reached.iter().zip(&after).any(|(r, a)| r & a != 0) {
                     keep[i] |= 1 << (v - 1);
                 }
-                let mut from = [0; WORDS];
-                or_shifted_down(&mut from[..w], &after, step);
-                for k in 0..w {
-                    next[k] |= from[k] & self.fits[v][k];
-                }
+                next = or(&next, &and(&shifted_down(&after, step), fits(v)));
             }
             after = next;
         }
     }
 }
 
-fn and(a: &Set, b: &Set, words: usize) -> Set {
-    let mut out = [0; WORDS];
-    for k in 0..words {
-        out[k] = a[k] & b[k];
-    }
-    out
+fn and<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+    std::array::from_fn(|k| a[k] & b[k])
 }
 
-/// `out |= set << by` (bit d of `set` to bit d + by), within `out`'s words.
-fn or_shifted_up(out: &mut [u64], set: &Set, by: usize) {
-    let (whole, bits) = (by / 64, by % 64);
-    for k in (whole..out.len()).rev() {
-        let low = set[k - whole] << bits;
-        let carry = if bits != 0 && k > whole { set[k - whole - 1] >> (64 - bits) } else { 0 };
-        out[k] |= low | carry;
-    }
+fn or<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+    std::array::from_fn(|k| a[k] | b[k])
 }
 
-/// `out |= set >> by` (bit d + by of `set` to bit d).
-fn or_shifted_down(out: &mut [u64], set: &Set, by: usize) {
+/// `set << by`: bit d to bit d + by.
+fn shifted_up<const W: usize>(set: &[u64; W], by: usize) -> [u64; W] {
     let (whole, bits) = (by / 64, by % 64);
-    for k in 0..out.len() {
-        let Some(&word) = set.get(k + whole) else { break };
+    std::array::from_fn(|k| {
+        let Some(from) = k.checked_sub(whole) else { return 0 };
+        let carry = if bits != 0 && from > 0 { set[from - 1] >> (64 - bits) } else { 0 };
+        set[from] << bits | carry
+    })
+}
+
+/// `set >> by`: bit d + by to bit d.
+fn shifted_down<const W: usize>(set: &[u64; W], by: usize) -> [u64; W] {
+    let (whole, bits) = (by / 64, by % 64);
+    std::array::from_fn(|k| {
+        let Some(&word) = set.get(k + whole) else { return 0 };
         let high = if bits != 0 { set.get(k + whole + 1).map_or(0, |&next| next << (64 - bits)) } else { 0 };
-        out[k] |= (word >> bits) | high;
-    }
+        word >> bits | high
+    })
 }
 
 /// The values in a candidate set, smallest first.
