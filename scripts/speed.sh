@@ -23,6 +23,9 @@ runs=${RUNS:-5}
 # CAGEY=path measures another build (an older one, to compare).
 cagey=${CAGEY:-target/release/cagey}
 [ -n "${CAGEY:-}" ] || cargo build --release --quiet
+# Solving alone, the puzzles read first, as the sudoku crate's harness does.
+throughput=${THROUGHPUT:-target/release/examples/throughput}
+[ -n "${THROUGHPUT:-}" ] || cargo build --release --quiet --example throughput
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -74,13 +77,13 @@ have_cpsat() { [ -x "${cpsat%% *}" ]; }
 
 echo "### Sudoku (9×9, whole corpus files, one thread)"
 echo
-echo "| work | puzzles | cagey native | sudoku crate | native / crate |"
-echo "|---|---|---|---|---|"
+echo "| work | puzzles | cagey native, command line | cagey native, solving only | sudoku crate, solving only | native / crate |"
+echo "|---|---|---|---|---|---|"
 sudoku=$corpora/sudoku
 sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
     local label=$1 file=$2 args=$3 mode=$4 unit=$5
     [ -f "$file" ] || return 0
-    local n t mine peer=- ratio=-
+    local n t mine solving peer=- ratio=-
     n=$(grep -cv '^#' "$file")
     t=$(median_time "$cagey" count --jobs 1 $args "$file")
     if [ "$unit" = puzzles ]; then
@@ -90,14 +93,16 @@ sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
         total=$("$cagey" count --jobs 1 "$file" | awk '{ s += $1 } END { print s }')
         mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
     fi
+    local limit=${args##* }
+    solving=$("$throughput" "$file" "${limit:-all}" "$runs" | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p")
     if [ -x "$oracle" ]; then
         peer=$("$oracle" "$mode" "$runs" 1 "$file" | awk -v unit="$unit" '{
             for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
             r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
             printf "%.0f", r }')
-        ratio=$(awk -v a="$mine" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
+        ratio=$(awk -v a="$solving" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
     fi
-    printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$peer" "$unit" "$ratio"
+    printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$solving" "$unit" "$peer" "$unit" "$ratio"
 }
 sudoku_row "uniqueness (count --limit 2), 17-clue" "$sudoku/puzzles2_17_clue" "--limit 2" count2 puzzles
 sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_1905_11+" "--limit 2" count2 puzzles

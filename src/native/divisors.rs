@@ -39,22 +39,38 @@ impl Divisors {
         }
         let words = count.div_ceil(64);
         let number = |f: &Factors| f.iter().zip(&strides).map(|(&e, &s)| usize::from(e) * s).sum::<usize>();
-        let exponents = |d: usize| -> Factors {
-            std::array::from_fn(|p| ((d / strides[p]) % (usize::from(target[p]) + 1)) as u16)
-        };
-        let divides = |f: &Factors| f.iter().zip(target).all(|(a, b)| a <= b);
+        // `at_most[p][k]`: the divisors whose exponent of prime p is at most k.
+        let mut at_most: Vec<Vec<Vec<u64>>> =
+            target.iter().map(|&e| vec![vec![0u64; words]; usize::from(e) + 1]).collect();
+        let mut exponents = [0u16; 9];
+        for d in 0..count {
+            for (p, &e) in exponents.iter().enumerate() {
+                for set in &mut at_most[p][usize::from(e)..] {
+                    set[d / 64] |= 1 << (d % 64);
+                }
+            }
+            // The next divisor's exponents, counting in mixed radix.
+            for (e, &most) in exponents.iter_mut().zip(target) {
+                if *e < most {
+                    *e += 1;
+                    break;
+                }
+                *e = 0;
+            }
+        }
         let mut step = [None; 26];
         let mut fits = vec![0; (size + 1) * words];
         for v in 1..=size {
-            if !divides(&OF_VALUE[v]) {
+            let f = &OF_VALUE[v];
+            if f.iter().zip(target).any(|(a, b)| a > b) {
                 continue;
             }
-            step[v] = Some(number(&OF_VALUE[v]));
-            for d in 0..count {
-                let e = exponents(d);
-                if divides(&std::array::from_fn(|p| e[p] + OF_VALUE[v][p])) {
-                    fits[v * words + d / 64] |= 1 << (d % 64);
-                }
+            step[v] = Some(number(f));
+            let mine = &mut fits[v * words..(v + 1) * words];
+            mine.fill(u64::MAX);
+            for (p, &e) in f.iter().enumerate() {
+                let allowed = &at_most[p][usize::from(target[p] - e)];
+                mine.iter_mut().zip(allowed).for_each(|(m, a)| *m &= a);
             }
         }
         Some(Divisors { words, top: count - 1, step, fits })
