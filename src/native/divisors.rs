@@ -166,7 +166,7 @@ fn values(mut set: u32) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::factors::of_target;
+    use super::super::factors::of_target;
 
     fn set(vals: &[usize]) -> u32 {
         vals.iter().map(|v| 1u32 << (v - 1)).sum()
