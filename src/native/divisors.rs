@@ -6,6 +6,8 @@
 //! its exponents, so multiplying it by a value adds a fixed step to its
 //! number, provided the product still divides the target.
 
+#[cfg(test)]
+use super::factors::of_target;
 use super::factors::{Factors, OF_VALUE};
 
 /// Words in a set of divisors: targets with more divisors than this holds
@@ -166,7 +168,6 @@ fn values(mut set: u32) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use super::super::factors::of_target;
 
     fn set(vals: &[usize]) -> u32 {
         vals.iter().map(|v| 1u32 << (v - 1)).sum()
