@@ -4,10 +4,14 @@
 //!
 //! Pairs are checked value against value. Larger sums and products are
 //! checked exactly, by a search over the cells' candidates, while few
-//! combinations are left; before that, sums by the bounds of the other
-//! cells, products prime by prime (see `factors.rs`): the exponents the
-//! other cells can still supply must cover what the target needs. Nothing
-//! here multiplies values, so no product can overflow.
+//! combinations are left. Before that, a value stays when some choice of
+//! the other cells' candidates completes it to the target, cells that must
+//! differ allowed to be equal: sums as bit sets of reachable totals,
+//! products over the target's divisors (see `divisors.rs`). Targets too
+//! large for those sets fall back to bounds: sums by the bounds of the
+//! other cells, products prime by prime (see `factors.rs`), the exponents
+//! the other cells can still supply covering what the target needs.
+//! Nothing here multiplies values, so no product can overflow.
 
 #[cfg(test)]
 use super::factors::of_target;
@@ -280,6 +284,37 @@ mod tests {
         // A product beyond every product of the values is never reached.
         assert_eq!(run(Op::Mul, u64::MAX, &l_shape), [0, 0, 0]);
         assert_eq!(run(Op::Mul, 1 << 62, &l_shape), [0, 0, 0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sums_as_reachable_totals_agree_with_trying_every_combination(
+            size in 1usize..=25,
+            raw in proptest::collection::vec(1u32.., 1..=4),
+            shift in 0u64..8,
+        ) {
+            let sets: Vec<u32> = raw.iter().map(|r| (r & ((1 << size) - 1)).max(1)).collect();
+            let least: u64 = sets.iter().map(|&c| u64::from(c.trailing_zeros()) + 1).sum();
+            let target = least + shift * 3;
+            let mut keep = vec![0; sets.len()];
+            sum_support(&sets, target, &mut keep);
+            let mut expected = vec![0; sets.len()];
+            let mut chosen = vec![0; sets.len()];
+            fn every(i: usize, sets: &[u32], chosen: &mut [u64], target: u64, expected: &mut [u32]) {
+                if i == sets.len() {
+                    if chosen.iter().sum::<u64>() == target {
+                        chosen.iter().zip(expected.iter_mut()).for_each(|(&v, e)| *e |= 1 << (v - 1));
+                    }
+                    return;
+                }
+                for v in values(sets[i]) {
+                    chosen[i] = v;
+                    every(i + 1, sets, chosen, target, expected);
+                }
+            }
+            every(0, &sets, &mut chosen, target, &mut expected);
+            proptest::prop_assert_eq!(keep, expected);
+        }
     }
 
     #[test]

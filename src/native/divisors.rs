@@ -41,14 +41,18 @@ impl Divisors {
         }
         let words = count.div_ceil(64);
         let number = |f: &Factors| f.iter().zip(&strides).map(|(&e, &s)| usize::from(e) * s).sum::<usize>();
-        // `at_most[p][k]`: the divisors whose exponent of prime p is at most k.
-        let mut at_most: Vec<Vec<Vec<u64>>> =
-            target.iter().map(|&e| vec![vec![0u64; words]; usize::from(e) + 1]).collect();
+        // `at_most[p][k]`: the divisors whose exponent of prime p is at
+        // most k (`words` words each, primes one after another).
+        let mut first = [0usize; 10];
+        for p in 0..9 {
+            first[p + 1] = first[p] + (usize::from(target[p]) + 1) * words;
+        }
+        let mut at_most = vec![0u64; first[9]];
         let mut exponents = [0u16; 9];
         for d in 0..count {
             for (p, &e) in exponents.iter().enumerate() {
-                for set in &mut at_most[p][usize::from(e)..] {
-                    set[d / 64] |= 1 << (d % 64);
+                for k in usize::from(e)..=usize::from(target[p]) {
+                    at_most[first[p] + k * words + d / 64] |= 1 << (d % 64);
                 }
             }
             // The next divisor's exponents, counting in mixed radix.
@@ -71,7 +75,8 @@ impl Divisors {
             let mine = &mut fits[v * words..(v + 1) * words];
             mine.fill(u64::MAX);
             for (p, &e) in f.iter().enumerate() {
-                let allowed = &at_most[p][usize::from(target[p] - e)];
+                let at = first[p] + usize::from(target[p] - e) * words;
+                let allowed = &at_most[at..at + words];
                 mine.iter_mut().zip(allowed).for_each(|(m, a)| *m &= a);
             }
         }
