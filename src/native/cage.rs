@@ -122,22 +122,22 @@ fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
     }
     // `before[i]`: the sums of cells before i; `after`: the sums of cells
     // before i that the cells from i on can complete to the target.
-    let shifted = |sums: u128, set: u32, left: bool| {
-        values(set).fold(0u128, |acc, v| acc | if left { sums << v } else { sums >> v })
-    };
     let mut before = [0u128; 65];
     before[0] = 1;
     for (i, &set) in sets.iter().enumerate() {
-        before[i + 1] = shifted(before[i], set, true);
+        before[i + 1] = values(set).fold(0, |sums, v| sums | before[i] << v);
     }
     let mut after = 1u128 << target;
     for (i, &set) in sets.iter().enumerate().rev() {
+        let mut next = 0;
         for v in values(set) {
-            if (before[i] << v) & after != 0 {
+            let completed = after >> v;
+            if before[i] & completed != 0 {
                 keep[i] |= 1 << (v - 1);
             }
+            next |= completed;
         }
-        after = shifted(after, set, false);
+        after = next;
     }
 }
 

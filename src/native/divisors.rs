@@ -120,11 +120,12 @@ impl Divisors {
             let mut next = [0; W];
             for v in values(set) {
                 let Some(step) = self.step[v] else { continue };
-                let reached = shifted_up(&and(&before[i], fits(v)), step);
-                if reached.iter().zip(&after).any(|(r, a)| r & a != 0) {
+                // The products d with d·v among `after`.
+                let completed = and(&shifted_down(&after, step), fits(v));
+                if completed.iter().zip(&before[i]).any(|(c, b)| c & b != 0) {
                     keep[i] |= 1 << (v - 1);
                 }
-                next = or(&next, &and(&shifted_down(&after, step), fits(v)));
+                next = or(&next, &completed);
             }
             after = next;
         }
