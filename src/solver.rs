@@ -19,8 +19,8 @@ pub enum Backend {
     /// Propagation on candidate bitsets and depth-first search.
     #[default]
     Native,
-    /// CNF with cages as allowed tuples, solved by varisat, one blocking
-    /// clause per solution.
+    /// CNF with cages as allowed tuples, solved by varisat; solutions are
+    /// blocked by clauses, then split off under assumptions.
     Sat,
 }
 

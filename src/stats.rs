@@ -33,7 +33,8 @@ pub struct Stats {
     /// SAT: variables of the encoding.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub variables: Option<u64>,
-    /// SAT: clauses of the encoding, blocking clauses included.
+    /// SAT: clauses of the encoding plus the most blocking clauses live at
+    /// once.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub clauses: Option<u64>,
     /// SAT: calls to the SAT solver.

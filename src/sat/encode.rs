@@ -23,10 +23,20 @@ use super::error::SatError;
 use super::tuples::{CageShape, Refused, allowed_tuples};
 use crate::puzzle::{Cage, Grid, Puzzle};
 
-/// A puzzle's CNF with what is needed to read a model back.
+/// A puzzle's CNF with what is needed to read a model back and to split
+/// the search space.
 pub struct Encoding {
     size: usize,
     formula: CnfFormula,
+    /// Cells in row-major order, leaving out those whose value the earlier
+    /// ones force: one-cell cages, and the last cell of each full group.
+    free: Vec<usize>,
+    /// For each cell, the cells before it (row-major) that share a group.
+    earlier_peers: Vec<Vec<usize>>,
+    /// The groups of N cells, each in row-major order.
+    full_groups: Vec<Vec<usize>>,
+    /// For each cell, the full groups it is in.
+    groups_of: Vec<Vec<usize>>,
 }
 
 impl Encoding {
@@ -59,6 +69,34 @@ impl Encoding {
         Grid::new(n, values).expect("every cell takes exactly one value in a model")
     }
 
+    /// The variable that is true when `cell` (row-major index) holds `value`.
+    pub fn cell_var(&self, cell: usize, value: usize) -> Var {
+        cell_var(self.size, cell, value)
+    }
+
+    /// The cells whose values fix every other cell's: all but the one-cell
+    /// cages and the last cell (row-major) of each group of N cells, in
+    /// row-major order. Once the cells before one of them are fixed, so is
+    /// every cell before it.
+    pub fn free_cells(&self) -> &[usize] {
+        &self.free
+    }
+
+    /// The cells before `cell` (row-major) that share a group with it.
+    pub fn earlier_peers(&self, cell: usize) -> &[usize] {
+        &self.earlier_peers[cell]
+    }
+
+    /// The groups of N cells (each holds every value), in row-major order.
+    pub fn full_groups(&self) -> &[Vec<usize>] {
+        &self.full_groups
+    }
+
+    /// Indices into [`full_groups`](Self::full_groups) of the groups `cell` is in.
+    pub fn groups_of(&self, cell: usize) -> &[usize] {
+        &self.groups_of[cell]
+    }
+
     /// The clause that rules out `grid`: some cell takes another value.
     pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
         let n = self.size;
@@ -83,7 +121,26 @@ pub fn encode(puzzle: &Puzzle, tuple_limit: usize) -> Result<Encoding, SatError>
     for (index, cage) in puzzle.cages().iter().enumerate() {
         encoder.cage(index, cage, tuple_limit)?;
     }
-    Ok(Encoding { size: n, formula: encoder.formula })
+    let mut forced = vec![false; n * n];
+    for cage in puzzle.cages().iter().filter(|cage| cage.cells().len() == 1) {
+        forced[cage.cells()[0].index(n)] = true;
+    }
+    let full_groups: Vec<Vec<usize>> = puzzle
+        .groups()
+        .iter()
+        .filter(|group| group.cells().len() == n)
+        .map(|group| group.cells().iter().map(|c| c.index(n)).sorted().collect())
+        .collect();
+    let mut groups_of = vec![Vec::new(); n * n];
+    for (index, group) in full_groups.iter().enumerate() {
+        forced[*group.last().expect("a group of N cells")] = true;
+        for &cell in group {
+            groups_of[cell].push(index);
+        }
+    }
+    let free = (0..n * n).filter(|&cell| !forced[cell]).collect();
+    let earlier_peers = (0..n * n).map(|a| (0..a).filter(|&b| encoder.apart(a, b)).collect()).collect();
+    Ok(Encoding { size: n, formula: encoder.formula, free, earlier_peers, full_groups, groups_of })
 }
 
 /// The formula under construction, with what the cages need to know.

@@ -1,0 +1,304 @@
+//! Enumeration with a bounded clause database.
+//!
+//! The first [`BLOCKED`] solutions are each ruled out by a clause over the
+//! cells, as usual, which stays to the end: a puzzle with few solutions is solved, and its last
+//! solution proved the last, by one solver on one growing formula.
+//!
+//! After that no clause is added. Take the free cells (see
+//! [`Encoding::free_cells`]) in order, and the last solution found, M.
+//! Every other solution agrees with M on the free cells before some
+//! position k and differs from it at k, for exactly one k: so the rest of the
+//! space splits into disjoint sub-problems, "positions before k as in M,
+//! position k none of the values E", each solved under assumptions. A
+//! sub-problem that yields a solution M' is split the same way along M' (its
+//! own k with one more value in E, and each later position). Pending
+//! sub-problems form a stack, at most one per position, so memory stays flat
+//! however many solutions there are; each call costs the same, so the time
+//! per solution stays flat too, where one permanent clause per solution made
+//! every call slower than the last.
+//!
+//! A sub-problem whose cell has no value left — all taken by E or by the
+//! earlier cells of its groups, which M fixes — is empty without a call.
+
+use std::ops::ControlFlow;
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+use super::encode::Encoding;
+#[cfg(test)]
+use super::encode::encode;
+use super::error::SatError;
+use crate::puzzle::Grid;
+
+/// Solutions blocked by clauses before the search splits along paths.
+const BLOCKED: u64 = 256;
+
+/// What an enumeration did.
+#[derive(Default)]
+pub(crate) struct Tally {
+    /// Solutions handed to the callback.
+    pub solutions: u64,
+    /// Calls to the SAT solver.
+    pub calls: u64,
+    /// The most blocking clauses live at once.
+    pub peak_clauses: u64,
+    /// Whether the space was exhausted.
+    pub complete: bool,
+}
+
+/// Hands every solution of the formula in `encoding` to `on_solution`,
+/// as [the module](self) describes.
+pub(crate) fn enumerate(
+    encoding: &Encoding,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Result<Tally, SatError> {
+    enumerate_with(encoding, BLOCKED, on_solution)
+}
+
+/// [`enumerate`], blocking the first `blocked` solutions (at least one) by
+/// clauses.
+fn enumerate_with(
+    encoding: &Encoding,
+    blocked: u64,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Result<Tally, SatError> {
+    let mut solver = Solver::new();
+    solver.add_formula(encoding.formula());
+    let mut search =
+        Search { solver, encoding, blocked: blocked.max(1), assumptions: Vec::new(), tally: Tally::default() };
+    let flow = search.space(on_solution)?;
+    search.tally.complete = flow.is_continue();
+    Ok(search.tally)
+}
+
+/// The solver, the encoding it was loaded with, and what the search did.
+struct Search<'a> {
+    solver: Solver<'static>,
+    encoding: &'a Encoding,
+    /// Solutions to block by clauses before splitting along paths.
+    blocked: u64,
+    assumptions: Vec<Lit>,
+    tally: Tally,
+}
+
+impl Search<'_> {
+    /// Enumerates every solution: blocked by clauses at first, then along
+    /// paths.
+    fn space(&mut self, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Result<ControlFlow<()>, SatError> {
+        match self.blocked(on_solution)? {
+            Ok(last) => self.paths(last.values().to_vec(), on_solution),
+            Err(flow) => Ok(flow),
+        }
+    }
+
+    /// Finds up to `self.blocked` solutions, each blocked by a clause: the
+    /// last of them if there are that many (`Ok`), else how the enumeration
+    /// ended (`Err`).
+    fn blocked(
+        &mut self,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Result<Grid, ControlFlow<()>>, SatError> {
+        for found in 1..=self.blocked {
+            let Some(grid) = self.solve()? else { return Ok(Err(ControlFlow::Continue(()))) };
+            self.tally.solutions += 1;
+            if on_solution(&grid).is_break() {
+                return Ok(Err(ControlFlow::Break(())));
+            }
+            self.solver.add_clause(&self.encoding.blocking_clause(&grid));
+            self.tally.peak_clauses = found;
+            if found == self.blocked {
+                return Ok(Ok(grid));
+            }
+        }
+        unreachable!("the loop returns at its last turn")
+    }
+
+    /// Enumerates the solutions not yet found along the paths of the last
+    /// one, `current` (the clauses still block the others found).
+    fn paths(
+        &mut self,
+        mut current: Vec<u8>,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, SatError> {
+        let free = self.encoding.free_cells();
+        let open =
+            |current: &[u8], from: usize| (from..free.len()).map(|k| (k, 1u32 << current[free[k]])).collect::<Vec<_>>();
+        let mut pending = open(&current, 0);
+        while let Some((k, excluded)) = pending.pop() {
+            if self.exhausted(&current, free[k], excluded) {
+                continue;
+            }
+            self.assumptions.clear();
+            let prefix = free[..k].iter().map(|&cell| self.encoding.cell_var(cell, current[cell].into()).positive());
+            self.assumptions.extend(prefix);
+            let others = (1..=self.encoding.size()).filter(|v| excluded & 1 << v != 0);
+            self.assumptions.extend(others.map(|v| self.encoding.cell_var(free[k], v).negative()));
+            let Some(grid) = self.solve()? else { continue };
+            self.tally.solutions += 1;
+            if on_solution(&grid).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+            current.copy_from_slice(grid.values());
+            pending.push((k, excluded | 1 << current[free[k]]));
+            pending.extend(open(&current, k + 1));
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Whether no solution has the cells before `cell` as in `current` and
+    /// none of `excluded` at `cell`: some full group through `cell` cannot
+    /// give its open cells (`cell` and those after it) distinct values
+    /// that their fixed peers leave them.
+    fn exhausted(&self, current: &[u8], cell: usize, excluded: u32) -> bool {
+        let n = self.encoding.size();
+        let all = ((1u32 << n) - 1) << 1;
+        let left = |open: usize| {
+            let taken = self.encoding.earlier_peers(open).iter().filter(|&&peer| peer < cell);
+            all & !taken.fold(if open == cell { excluded } else { 0 }, |taken, &peer| taken | 1 << current[peer])
+        };
+        if left(cell) == 0 {
+            return true;
+        }
+        self.encoding.groups_of(cell).iter().any(|&g| {
+            let open: Vec<u32> =
+                self.encoding.full_groups()[g].iter().filter(|&&c| c >= cell).map(|&c| left(c)).collect();
+            !matchable(&open)
+        })
+    }
+
+    /// One SAT call under the current assumptions: a solution, or `None`.
+    fn solve(&mut self) -> Result<Option<Grid>, SatError> {
+        self.solver.assume(&self.assumptions);
+        self.tally.calls += 1;
+        if !self.solver.solve().map_err(|e| SatError::Solver(e.to_string()))? {
+            return Ok(None);
+        }
+        let model = self.solver.model().expect("a satisfiable formula has a model");
+        Ok(Some(self.encoding.decode(&model)))
+    }
+}
+
+/// Whether each of the cells, whose allowed values are the bit sets
+/// `allowed`, can take a value of its own (a bipartite matching, found by
+/// augmenting paths).
+fn matchable(allowed: &[u32]) -> bool {
+    // `owner[v]`: the cell that holds value v, if any.
+    let mut owner = [usize::MAX; 33];
+    fn place(cell: usize, allowed: &[u32], owner: &mut [usize; 33], visited: &mut u32) -> bool {
+        let mut values = allowed[cell] & !*visited;
+        while values != 0 {
+            let v = values.trailing_zeros() as usize;
+            values &= values - 1;
+            *visited |= 1 << v;
+            if owner[v] == usize::MAX || place(owner[v], allowed, owner, visited) {
+                owner[v] = cell;
+                return true;
+            }
+        }
+        false
+    }
+    (0..allowed.len()).all(|cell| place(cell, allowed, &mut owner, &mut 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::puzzle::{Cage, Cell, Group, Op, Puzzle};
+
+    /// Every solution `blocked` finds, checked to be found once each.
+    fn solutions(puzzle: &Puzzle, blocked: u64) -> HashSet<Grid> {
+        let encoding = encode(puzzle, 1_000_000).unwrap();
+        let mut found = HashSet::new();
+        let tally = enumerate_with(&encoding, blocked, &mut |grid| {
+            assert!(found.insert(grid.clone()), "{grid:?} found twice");
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(tally.complete);
+        assert_eq!(tally.solutions, found.len() as u64);
+        found
+    }
+
+    /// A Sudoku of order `n` with boxes of `r`×`c` and the givens of the
+    /// first rows, from the model alone.
+    fn boxed(n: usize, (r, c): (usize, usize), givens: &[u8]) -> Puzzle {
+        let boxes = (0..n)
+            .map(|b| {
+                let (top, left) = (b / (n / c) * r, b % (n / c) * c);
+                Group::new((0..n).map(|i| Cell::new(top + i / c, left + i % c)).collect())
+            })
+            .collect();
+        let givens =
+            givens.iter().enumerate().map(|(i, &v)| Cage::new(Op::Given, u64::from(v), vec![Cell::new(i / n, i % n)]));
+        Puzzle::new(n, boxes, givens.map(Result::unwrap).collect()).unwrap()
+    }
+
+    #[test]
+    fn paths_alone_find_the_known_counts() {
+        let latin = Puzzle::new(4, vec![], vec![]).unwrap();
+        assert_eq!(solutions(&latin, 1).len(), 576);
+        assert_eq!(solutions(&boxed(4, (2, 2), &[]), 1).len(), 288);
+        let six = boxed(6, (2, 3), &[1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3]);
+        let found = solutions(&six, 1);
+        assert_eq!(found.len(), 1408, "as the native backend counts");
+        assert_eq!(found, solutions(&six, u64::MAX));
+    }
+
+    #[test]
+    fn a_stop_in_the_paths_stops_at_once() {
+        let latin = Puzzle::new(4, vec![], vec![]).unwrap();
+        let encoding = encode(&latin, 1000).unwrap();
+        let mut seen = 0;
+        let tally = enumerate_with(&encoding, 3, &mut |_| {
+            seen += 1;
+            if seen == 100 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
+        .unwrap();
+        assert_eq!((seen, tally.solutions, tally.complete), (100, 100, false));
+    }
+
+    #[test]
+    fn matching_needs_a_value_for_each_cell() {
+        assert!(matchable(&[0b0110, 0b0110]));
+        assert!(!matchable(&[0b0010, 0b0010]));
+        assert!(matchable(&[0b0010, 0b0110, 0b1110]));
+        assert!(!matchable(&[0b0110, 0b0110, 0b0110]));
+        assert!(!matchable(&[0b0000]));
+        assert!(matchable(&[]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Splitting along paths finds the same solutions as blocking each
+        /// one by a clause: Latin squares of order 1 to 4 with some cages
+        /// of one to three cells, random ops and small random targets.
+        #[test]
+        fn paths_find_what_clauses_find(
+            n in 1usize..=4,
+            order in any::<u64>(),
+            cages in proptest::collection::vec((0usize..6, 1usize..=3, 1u32..=30), 0..6),
+            blocked in 1u64..4,
+        ) {
+            let mut indices: Vec<usize> = (0..n * n).collect();
+            indices.sort_by_key(|&i| (i as u64 ^ order).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut cells = indices.into_iter().map(|i| Cell::new(i / n, i % n));
+            let cages: Vec<Cage> = cages
+                .into_iter()
+                .filter_map(|(op, len, target)| {
+                    let op = [Op::Add, Op::Mul, Op::Sub, Op::Div, Op::Any, Op::Given][op];
+                    let len = match op { Op::Sub | Op::Div => 2, Op::Given => 1, _ => len };
+                    let members: Vec<Cell> = cells.by_ref().take(len).collect();
+                    let target = if op == Op::Given { target % n as u32 + 1 } else { target };
+                    Cage::new(op, u64::from(target), members).ok()
+                })
+                .collect();
+            let puzzle = Puzzle::new(n, vec![], cages).unwrap();
+            prop_assert_eq!(solutions(&puzzle, blocked), solutions(&puzzle, u64::MAX));
+        }
+    }
+}
