@@ -180,7 +180,7 @@ impl Limits {
 /// use cagey::{Backend, Enumerate, Puzzle, Solver};
 ///
 /// let latin = Puzzle::new(4, vec![], vec![]).unwrap();
-/// let [native, sat] = Backend::ALL.map(Solver::new);
+/// let [native, sat] = Backend::ENGINES.map(Solver::new);
 /// let solvers: [(&str, &dyn Enumerate); 2] = [("native", &native), ("sat", &sat)];
 /// let report = cross_check(&latin, &solvers, Limits::new(None)).unwrap();
 /// assert!(report.agree());
@@ -293,7 +293,8 @@ fn merge(a: &Cage, b: &Cage) -> Option<Cage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Backend, Solver};
+    use crate::backend::Backend;
+    use crate::solver::Solver;
 
     const NATIVE: Solver = Solver::new(Backend::Native);
     const SAT: Solver = Solver::new(Backend::Sat);

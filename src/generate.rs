@@ -713,7 +713,8 @@ fn connected_parts(cells: &[usize], n: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Backend, Solver};
+    use crate::backend::Backend;
+    use crate::solver::Solver;
 
     const NATIVE: Solver = Solver::new(Backend::Native);
     const SAT: Solver = Solver::new(Backend::Sat);

@@ -5,8 +5,9 @@
 //! [`Group`]s and arithmetic [`Cage`]s, read from text by [`format`](mod@format) or
 //! built directly. A [`Solver`] runs one of two backends ([`Backend::Native`],
 //! propagation and search; [`Backend::Sat`], CNF on varisat) that share no
-//! constraint code, and hands each solution [`Grid`] to a callback as it is
-//! found ([`Enumerate::enumerate`]); `first`, `count`, `uniqueness` and
+//! constraint code, or both as a portfolio ([`Backend::Auto`], the default:
+//! native first, racing SAT on hard puzzles), and hands each solution
+//! [`Grid`] to a callback as it is found ([`Enumerate::enumerate`]); `first`, `count`, `uniqueness` and
 //! `solutions` are built on that. [`verify()`] checks any grid independently
 //! of both, [`check`] compares the solution sets of two solvers, and
 //! [`generate`] makes random puzzles to compare them on.
@@ -49,20 +50,23 @@
 //! for [`Stats`].
 #![warn(missing_docs)]
 
+mod backend;
 pub mod check;
 mod error;
 pub mod format;
 pub mod generate;
 mod native;
+mod portfolio;
 mod puzzle;
 mod sat;
 mod solver;
 mod stats;
 mod verify;
 
+pub use backend::Backend;
 pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
 pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 pub use sat::SatError;
-pub use solver::{Backend, Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
+pub use solver::{Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
 pub use stats::Stats;
 pub use verify::{Violation, verify};

@@ -5,55 +5,12 @@
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
-use std::str::FromStr;
 
+use crate::backend::Backend;
 use crate::error::SolveError;
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
-use crate::{native, sat};
-
-/// The engines cagey carries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Propagation on candidate bitsets and depth-first search.
-    #[default]
-    Native,
-    /// CNF with cages as allowed tuples, solved by varisat; solutions are
-    /// blocked by clauses, then split off under assumptions.
-    Sat,
-}
-
-impl Backend {
-    /// Every backend.
-    pub const ALL: [Backend; 2] = [Backend::Native, Backend::Sat];
-
-    /// The backend's name on the command line and in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::Native => "native",
-            Backend::Sat => "sat",
-        }
-    }
-}
-
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Backend {
-    type Err = String;
-
-    /// `native` or `sat`, in any case.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Backend::ALL
-            .into_iter()
-            .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown backend '{s}': expected native or sat"))
-    }
-}
+use crate::{native, portfolio, sat};
 
 /// Anything that hands out every solution of a puzzle: a [`Solver`], or a
 /// solver of your own that [`check::cross_check`](crate::check::cross_check)
@@ -121,7 +78,7 @@ pub struct Solver {
 pub struct SolverBuilder(Solver);
 
 impl SolverBuilder {
-    /// The backend (default [`Backend::Native`]).
+    /// The backend (default [`Backend::Auto`]).
     pub fn backend(mut self, backend: Backend) -> Self {
         self.0.backend = backend;
         self
@@ -202,10 +159,12 @@ impl Enumerate for Solver {
         puzzle: &Puzzle,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
-        Ok(match self.backend {
+        let stats = match self.backend {
             Backend::Native => native::enumerate(puzzle, on_solution),
-            Backend::Sat => sat::enumerate(puzzle, self.tuple_limit, on_solution)?,
-        })
+            Backend::Sat => sat::enumerate(puzzle, self.tuple_limit, &[], None, on_solution)?,
+            Backend::Auto => return portfolio::enumerate(puzzle, self.tuple_limit, on_solution),
+        };
+        Ok(Stats { answered_by: Some(self.backend), ..stats })
     }
 }
 

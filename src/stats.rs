@@ -3,6 +3,8 @@
 //! Plain data, shared by both backends and the front end; it holds no
 //! constraint code, so sharing it cannot hide a bug from the cross-check.
 
+use crate::backend::Backend;
+
 /// What a search did: how many solutions it handed out, whether it ran to
 /// the end, and the counters of the backend that ran it. A counter the
 /// backend does not keep is `None`.
@@ -37,6 +39,11 @@ pub struct Stats {
     /// once.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub clauses: Option<u64>,
+    /// The engine that finished the search: native, or SAT when it took
+    /// over from native under [`Backend::Auto`]. Set by the
+    /// [`Solver`](crate::Solver), not by the engines.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub answered_by: Option<Backend>,
     /// SAT: calls to the SAT solver.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub sat_calls: Option<u64>,

@@ -96,7 +96,7 @@ fn solve_json_streams_a_line_per_solution_then_a_result_per_puzzle() {
     assert_eq!(result["type"], "result");
     assert_eq!(result["count"], 3);
     assert_eq!(result["complete"], true);
-    assert_eq!(result["backend"], "native");
+    assert_eq!((&result["backend"], &result["answered_by"]), (&"auto".into(), &"native".into()));
     assert_eq!(result["source"], SEED);
     assert!(result["nodes"].as_u64().unwrap() >= 1);
     assert!(result["sat_calls"].is_null(), "a counter the backend does not keep is left out");
@@ -416,9 +416,10 @@ fn check_prints_a_table_and_exits_0_when_backends_agree() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 7);
-    assert!(lines[0].starts_with("puzzle") && lines[0].contains("native ms") && lines[0].contains("sat ms"));
+    assert!(lines[0].starts_with("puzzle") && lines[0].contains("native ms") && lines[0].contains("auto ms"));
     let row: Vec<&str> = lines[1].split_whitespace().collect();
-    assert_eq!(&row[..4], [&format!("{SEED}:1"), "3", "3", "yes"]);
+    assert_eq!(&row[..5], [&format!("{SEED}:1"), "3", "3", "3", "yes"]);
+    assert_eq!(row[row.len() - 2], "native", "auto answers the seed's puzzle with native");
     assert!(lines[3].contains(" 730 ") && lines[3].contains(" yes "), "{}", lines[3]);
 
     // Digests: count, sum and squares, the same on both backends.
@@ -427,7 +428,7 @@ fn check_prints_a_table_and_exits_0_when_backends_agree() {
 
     let out = cagey(&["check", "--limit", "100", "puzzles/sudoku/empty-5x5.txt"]);
     assert_eq!(code(&out), 0);
-    assert!(stdout(&out).contains("100+       100+  yes"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("100+       100+       100+  yes"), "{}", stdout(&out));
     assert!(stdout(&out).trim_end().ends_with(" -"), "no digest of a set cut short: {}", stdout(&out));
 
     // Past --store, the sets are compared by digest.

@@ -51,9 +51,9 @@ Examples:
   cagey cnf --block found.txt puzzles/kenken/seed-5x5-three-solutions.txt > more.cnf
       (unsatisfiable exactly when found.txt holds every solution)")]
     Cnf(CnfArgs),
-    /// Run both backends on every puzzle and compare their solution sets.
-    #[command(after_help = "Prints a table: puzzle, count native, count SAT, agree, time native, time SAT, and
-the digest of the solution set (COUNT:SUM:SQUARES: the sums, mod 2^128, of a 128-bit hash of
+    /// Run both backends, and auto, on every puzzle and compare their solution sets.
+    #[command(after_help = "Prints a table: puzzle, counts of native, SAT and auto, agree, their times, the
+backend that answered for auto ('by'), and the digest of the solution set (COUNT:SUM:SQUARES: the sums, mod 2^128, of a 128-bit hash of
 each grid and of its square; equal sets have equal digests, in any order). Every solution is
 also checked by the plain verifier. Sets of up to --store grids are compared grid by grid,
 larger ones by digest. Exit status 1 on any disagreement, after printing a solution one
@@ -212,8 +212,10 @@ pub struct BoxesArg {
 /// Which backend, with its settings.
 #[derive(Debug, Args)]
 pub struct SolverArgs {
-    /// The solver to use: native (propagation and search) or sat (varisat).
-    #[arg(long, value_name = "native|sat", default_value = "native")]
+    /// The solver to use: auto (native first; on a hard puzzle, native and SAT race and
+    /// the first to finish answers), native (propagation and search) or sat (varisat).
+    /// JSON output names the backend that answered ("answered_by").
+    #[arg(long, value_name = "auto|native|sat", default_value = "auto")]
     pub backend: Backend,
 
     #[command(flatten)]

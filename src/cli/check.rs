@@ -1,4 +1,5 @@
-//! `cagey check`: both backends on every puzzle, side by side.
+//! `cagey check`: both backends, and the portfolio of the two, on every
+//! puzzle, side by side.
 
 use std::io::{self, Write};
 
@@ -11,14 +12,14 @@ use super::input::{CliError, load};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let entries = load(&args.input, &mut io::stderr())?;
-    let [native, sat] =
+    let [native, sat, auto] =
         Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
-    let solvers: [(&str, &dyn Enumerate); 2] = [("native", &native), ("sat", &sat)];
+    let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
     let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
     writeln!(
         out,
-        "{:width$}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  digest",
-        "puzzle", "native", "sat", "agree", "native ms", "sat ms"
+        "{:width$}  {:>9}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  {:>11}  {:6}  digest",
+        "puzzle", "native", "sat", "auto", "agree", "native ms", "sat ms", "auto ms", "by"
     )?;
     let mut answer = Answer::Positive;
     for entry in &entries {
@@ -30,19 +31,22 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         };
         let ms = |i: usize| format!("{:.2}", report.runs[i].elapsed.as_secs_f64() * 1e3);
         let agree = if report.agree() { "yes" } else { "NO" };
+        // The backend that answered for auto.
+        let by = report.runs[2].stats.answered_by.map_or("-", Backend::name);
         // The digest of a run cut short is of a partial set: none is shown.
-        let digest = match &report.runs[..] {
-            [a, b] if a.complete && b.complete && a.digest == b.digest => a.digest.to_string(),
-            _ => "-".to_string(),
-        };
+        let first = &report.runs[0];
+        let same = report.runs.iter().all(|run| run.complete && run.digest == first.digest);
+        let digest = if same { first.digest.to_string() } else { "-".to_string() };
         writeln!(
             out,
-            "{:width$}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {digest}",
+            "{:width$}  {:>9}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {:>11}  {by:6}  {digest}",
             entry.label(),
             count(0),
             count(1),
+            count(2),
             ms(0),
-            ms(1)
+            ms(1),
+            ms(2)
         )?;
         if let Some(disagreement) = &report.disagreement {
             writeln!(out, "{disagreement}")?;

@@ -89,7 +89,8 @@ impl<'a> Fuzzer<'a> {
         check_shape(&args.shape, &sizes.clone().collect::<Vec<_>>())?;
         let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(perturb)), ..args.shape.clone() };
         let tuple_limit = args.tuples.tuple_limit;
-        let solvers = Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(tuple_limit).build());
+        let solvers =
+            Backend::ENGINES.map(|backend| Solver::builder().backend(backend).tuple_limit(tuple_limit).build());
         Ok(Fuzzer { args, shape, sizes, solvers })
     }
 

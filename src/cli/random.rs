@@ -52,7 +52,7 @@ pub fn make(
     if !unique {
         return Ok(generated);
     }
-    let [native, sat] = Backend::ALL.map(Solver::new);
+    let [native, sat] = Backend::ENGINES.map(Solver::new);
     generate::make_unique(generated, ("native", &native), ("sat", &sat), rng)
 }
 

@@ -39,7 +39,20 @@ struct Counters {
 /// Memory stays flat: one set of boards per level of the search, however
 /// many solutions there are, and one path per restart.
 pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
-    enumerate_with(puzzle, Some(Restarts { first: 100, after_a_solution: false }), on_solution)
+    enumerate_until(puzzle, &mut |_, _| false, on_solution)
+}
+
+/// Failures between two questions to `give_up`.
+const ASK_EVERY: u64 = 64;
+
+/// [`enumerate`], asking `give_up(failures, solutions)` every
+/// [`ASK_EVERY`] failures, and stopping there (incomplete) when it says so.
+pub(crate) fn enumerate_until(
+    puzzle: &Puzzle,
+    give_up: &mut dyn FnMut(u64, u64) -> bool,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Stats {
+    enumerate_with(puzzle, Some(Restarts { first: 100, after_a_solution: false }), give_up, on_solution)
 }
 
 /// When a search restarts from the root.
@@ -60,13 +73,14 @@ struct Restarts {
 fn enumerate_with(
     puzzle: &Puzzle,
     restarts: Option<Restarts>,
+    give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Stats {
     let layout = Layout::new(puzzle);
     macro_rules! by_words {
         ($($w:literal)*) => {
             match layout.shape.words {
-                $($w => search::<$w>(&layout, restarts, on_solution),)*
+                $($w => search::<$w>(&layout, restarts, give_up, on_solution),)*
                 words => unreachable!("a grid of {words} words: sizes stop at 25"),
             }
         };
@@ -77,7 +91,7 @@ fn enumerate_with(
 
 /// Why a search stopped before the end.
 enum Stop {
-    /// The callback asked to.
+    /// The callback, or `give_up`, asked to.
     Asked,
     /// Failures reached the cutoff: start again from the root.
     Restart,
@@ -87,11 +101,13 @@ enum Stop {
 fn search<const W: usize>(
     layout: &Layout,
     restarts: Option<Restarts>,
+    give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Counters {
     let mut search = Search {
         prop: Propagator::<W>::new(layout),
         on_solution,
+        give_up,
         counters: Counters::default(),
         stack: Vec::new(),
         path: Vec::new(),
@@ -126,6 +142,7 @@ fn search<const W: usize>(
 struct Search<'a, 'f, const W: usize> {
     prop: Propagator<'a, W>,
     on_solution: &'f mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    give_up: &'f mut dyn FnMut(u64, u64) -> bool,
     counters: Counters,
     /// Boards reused level by level, so that a node allocates nothing.
     stack: Vec<Vec<Bits<W>>>,
@@ -172,7 +189,13 @@ impl<const W: usize> Search<'_, '_, W> {
             self.prop.place(&mut child, cell, v);
             match self.propagate(&mut child) {
                 Ok(()) => flow = self.branch(&child, depth + 1),
-                Err(_) => self.counters.failures += 1,
+                Err(_) => {
+                    self.counters.failures += 1;
+                    let (failures, solutions) = (self.counters.failures, self.counters.solutions);
+                    if failures % ASK_EVERY == 0 && (self.give_up)(failures, solutions) {
+                        flow = ControlFlow::Break(Stop::Asked);
+                    }
+                }
             }
             if flow.is_continue() {
                 self.path[depth].finished |= 1 << v;
@@ -274,7 +297,7 @@ mod tests {
 
     fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>) -> (Vec<Grid>, Stats) {
         let mut grids = Vec::new();
-        let stats = enumerate_with(puzzle, restarts, &mut |g| {
+        let stats = enumerate_with(puzzle, restarts, &mut |_, _| false, &mut |g| {
             grids.push(g.clone());
             ControlFlow::Continue(())
         });

@@ -14,28 +14,32 @@ mod error;
 mod tuples;
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 pub(crate) use encode::{Encoding, encode};
 pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
 
-/// Hands every solution of `puzzle` to `on_solution` as it is found, with
-/// a bounded set of blocking clauses (see `enumerate.rs`), until there are
-/// no more or the callback returns `Break`.
+/// Hands every solution of `puzzle` but those in `blocked` to
+/// `on_solution` as it is found, with a bounded set of blocking clauses (see
+/// `enumerate.rs`), until there are no more, the callback returns `Break`
+/// or `stop` is set.
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
     tuple_limit: usize,
+    blocked: &[Grid],
+    stop: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SatError> {
     let encoding = encode(puzzle, tuple_limit)?;
-    let tally = enumerate::enumerate(&encoding, on_solution)?;
+    let tally = enumerate::enumerate(&encoding, blocked, stop, on_solution)?;
     let formula = encoding.formula();
     Ok(Stats {
         solutions: tally.solutions,
         complete: tally.complete,
         variables: Some(formula.var_count() as u64),
-        clauses: Some(formula.len() as u64 + tally.peak_clauses),
+        clauses: Some((formula.len() + blocked.len()) as u64 + tally.peak_clauses),
         sat_calls: Some(tally.calls),
         ..Stats::default()
     })

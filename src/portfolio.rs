@@ -1,0 +1,276 @@
+//! [`Backend::Auto`]: the native search first, then the native and SAT
+//! backends racing.
+//!
+//! Native answers most puzzles in a few failures, and then nothing else
+//! runs. Once its failures reach N² it is in a hard part of the search: a
+//! second thread starts the SAT backend, with the solutions native has
+//! handed out so far blocked, while native goes on. Solutions from both
+//! sides are handed out as they come, each once: SAT's are passed on
+//! whenever native stops to ask whether to give up (every few failures)
+//! or finds a solution, and a solution one side finds after the other is
+//! dropped. The first side to finish answers:
+//!
+//! - native finishes: SAT is stopped (varisat is interrupted through its
+//!   proof output, see `sat/enumerate.rs`);
+//! - SAT finishes: native stops at its next question or solution.
+//!
+//! If the consumer stops the search first, the side that found the last
+//! solution it took answered.
+//!
+//! Every solution handed out during the race is remembered, to drop the
+//! second finding; past [`RACE_SOLUTIONS`] the race is called off and
+//! native goes on alone (still dropping what SAT handed out), so memory
+//! stays bounded.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::thread;
+
+use crate::backend::Backend;
+use crate::error::SolveError;
+use crate::puzzle::{Grid, Puzzle};
+use crate::stats::Stats;
+use crate::{native, sat};
+
+/// The most solutions remembered during a race.
+const RACE_SOLUTIONS: usize = 10_000;
+
+/// What the SAT side of a race sends.
+enum Message {
+    /// A solution it found.
+    Solution(Grid),
+    /// It found every solution; what it did.
+    Done(Stats),
+    /// It stopped early: asked to, refused the puzzle or failed.
+    Out,
+}
+
+/// Where a race stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Race {
+    /// Not started; native's solutions so far are remembered.
+    NotYet,
+    /// SAT is running.
+    On,
+    /// SAT found every solution: native stops.
+    SatWon,
+    /// No race, now or later: SAT is out, or too many solutions were
+    /// handed out to remember.
+    Off,
+}
+
+/// The state both of native's hooks share.
+struct Portfolio<'c> {
+    race: Race,
+    /// Native's solutions handed out while a race may start or is on:
+    /// SAT's findings of them are dropped.
+    from_native: HashSet<Grid>,
+    /// SAT's solutions handed out: native's findings of them are dropped,
+    /// to the end.
+    from_sat: HashSet<Grid>,
+    /// The most solutions to remember before calling the race off.
+    remember: usize,
+    /// Solutions handed out, from both sides.
+    solutions: u64,
+    /// Whether the consumer asked to stop.
+    stopped: bool,
+    /// The side that found the last solution handed out.
+    last_from: Backend,
+    sat_stats: Option<Stats>,
+    messages: Option<Receiver<Message>>,
+    on_solution: &'c mut dyn FnMut(&Grid) -> ControlFlow<()>,
+}
+
+impl Portfolio<'_> {
+    /// Hands `grid` out unless it was already, remembering it while that
+    /// matters.
+    fn hand_out(&mut self, grid: &Grid, from: Backend) -> ControlFlow<()> {
+        let (seen, mine) = match from {
+            Backend::Sat => (&self.from_native, &mut self.from_sat),
+            _ => (&self.from_sat, &mut self.from_native),
+        };
+        if seen.contains(grid) {
+            return ControlFlow::Continue(());
+        }
+        if self.race != Race::Off || from == Backend::Sat {
+            mine.insert(grid.clone());
+            if self.race != Race::Off && self.from_native.len() + self.from_sat.len() > self.remember {
+                self.call_off();
+            }
+        }
+        self.solutions += 1;
+        self.last_from = from;
+        let flow = (self.on_solution)(grid);
+        self.stopped |= flow.is_break();
+        flow
+    }
+
+    /// Passes on what SAT has sent; `Break` if native should stop (SAT
+    /// won, or the consumer asked to stop).
+    fn drain(&mut self) -> ControlFlow<()> {
+        while self.race == Race::On {
+            let message = match self.messages.as_ref().map(Receiver::try_recv) {
+                Some(Ok(message)) => message,
+                Some(Err(TryRecvError::Empty)) => break,
+                None | Some(Err(TryRecvError::Disconnected)) => Message::Out,
+            };
+            match message {
+                Message::Solution(grid) => self.hand_out(&grid, Backend::Sat)?,
+                Message::Done(stats) => {
+                    self.race = Race::SatWon;
+                    self.sat_stats = Some(stats);
+                }
+                Message::Out => self.call_off(),
+            }
+        }
+        if self.race == Race::SatWon { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+
+    /// Ends the race for good: SAT's solutions so far are still dropped
+    /// when native finds them again.
+    fn call_off(&mut self) {
+        self.race = Race::Off;
+        self.from_native = HashSet::new();
+        self.messages = None;
+    }
+}
+
+/// Hands every solution of `puzzle` to `on_solution`, as [the
+/// module](self) describes.
+pub(crate) fn enumerate(
+    puzzle: &Puzzle,
+    tuple_limit: usize,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Result<Stats, SolveError> {
+    enumerate_with(puzzle, tuple_limit, RACE_SOLUTIONS, on_solution)
+}
+
+/// [`enumerate`], remembering at most `remember` solutions for a race.
+fn enumerate_with(
+    puzzle: &Puzzle,
+    tuple_limit: usize,
+    remember: usize,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Result<Stats, SolveError> {
+    let budget = (puzzle.size() * puzzle.size()) as u64;
+    let stop_sat = Arc::new(AtomicBool::new(false));
+    {
+        let state = RefCell::new(Portfolio {
+            race: Race::NotYet,
+            from_native: HashSet::new(),
+            from_sat: HashSet::new(),
+            remember,
+            solutions: 0,
+            stopped: false,
+            last_from: Backend::Native,
+            sat_stats: None,
+            messages: None,
+            on_solution,
+        });
+        let mut give_up = |failures: u64, _| {
+            let mut state = state.borrow_mut();
+            if failures >= budget && state.race == Race::NotYet {
+                let known: Vec<Grid> = state.from_native.iter().cloned().collect();
+                let (sender, receiver) = sync_channel(1024);
+                let (puzzle, stop) = (puzzle.clone(), Arc::clone(&stop_sat));
+                // Not joined: once stopped, it ends within one step of its
+                // own (encoding the puzzle, at worst), and nobody waits.
+                thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &stop, &sender));
+                state.messages = Some(receiver);
+                state.race = Race::On;
+            }
+            state.drain().is_break()
+        };
+        let mut hand_out = |grid: &Grid| {
+            let mut state = state.borrow_mut();
+            state.drain()?;
+            state.hand_out(grid, Backend::Native)
+        };
+        let native = native::enumerate_until(puzzle, &mut give_up, &mut hand_out);
+        stop_sat.store(true, Ordering::Relaxed);
+        let mut state = state.into_inner();
+        // Dropping the receiver frees a SAT thread blocked on sending.
+        state.messages = None;
+        let stats = match state.sat_stats {
+            Some(sat) if state.race == Race::SatWon => {
+                Stats { answered_by: Some(Backend::Sat), nodes: native.nodes, failures: native.failures, ..sat }
+            }
+            // Stopped by the consumer: the side of the last solution it took.
+            _ if state.stopped => Stats { answered_by: Some(state.last_from), ..native },
+            _ => Stats { answered_by: Some(Backend::Native), ..native },
+        };
+        let complete = !state.stopped && (native.complete || state.race == Race::SatWon);
+        Ok(Stats { solutions: state.solutions, complete, ..stats })
+    }
+}
+
+/// The SAT side of a race: sends every solution but `known`, then `Done`,
+/// unless `stop` is set or the receiver is gone first.
+fn race_sat(puzzle: &Puzzle, tuple_limit: usize, known: &[Grid], stop: &AtomicBool, to: &SyncSender<Message>) {
+    let stats = sat::enumerate(puzzle, tuple_limit, known, Some(stop), &mut |grid| match to
+        .send(Message::Solution(grid.clone()))
+    {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(_) => ControlFlow::Break(()),
+    });
+    let _ = to.send(match stats {
+        Ok(stats) if stats.complete => Message::Done(stats),
+        _ => Message::Out,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format;
+
+    /// The puzzles of a shipped file that start at `lines`.
+    fn shipped(path: &str, lines: &[usize]) -> Vec<Puzzle> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let parsed = format::parse(&text, path, &Default::default()).unwrap();
+        parsed.into_iter().filter(|p| lines.contains(&p.line)).map(|p| p.puzzle).collect()
+    }
+
+    /// Every solution, checked to be handed out once each.
+    fn every(puzzle: &Puzzle, remember: usize, limit: u64) -> (HashSet<Grid>, Stats) {
+        let mut found = HashSet::new();
+        let stats = enumerate_with(puzzle, 1_000_000, remember, &mut |grid| {
+            assert!(found.insert(grid.clone()), "{grid:?} handed out twice");
+            if found.len() as u64 == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
+        .unwrap();
+        assert_eq!(stats.solutions, found.len() as u64);
+        (found, stats)
+    }
+
+    fn native(puzzle: &Puzzle) -> HashSet<Grid> {
+        let mut found = HashSet::new();
+        native::enumerate(puzzle, &mut |grid| {
+            found.insert(grid.clone());
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    #[test]
+    fn a_race_hands_out_every_solution_once() {
+        // Puzzles native needs thousands of failures for, with one and two
+        // solutions, and four in a larger space.
+        let mut puzzles = shipped("puzzles/kenken/keen-9x9-e-noop.txt", &[40, 512, 590]);
+        puzzles.extend(shipped("puzzles/kenken/generated-9x9-four-solutions.txt", &[1]));
+        assert_eq!(puzzles.len(), 4);
+        for puzzle in &puzzles {
+            for remember in [1, 2, 3, RACE_SOLUTIONS] {
+                let (found, stats) = every(puzzle, remember, u64::MAX);
+                assert!(stats.complete && stats.answered_by.is_some());
+                assert_eq!(found, native(puzzle), "remembering {remember}");
+            }
+            let (found, stats) = every(puzzle, RACE_SOLUTIONS, 1);
+            assert_eq!((found.len(), stats.complete), (1, false));
+        }
+    }
+}
