@@ -60,6 +60,7 @@ mod portfolio;
 mod puzzle;
 mod sat;
 mod solver;
+mod split;
 mod stats;
 mod verify;
 

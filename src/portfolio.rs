@@ -2,8 +2,9 @@
 //! backends racing.
 //!
 //! Native answers most puzzles in a few failures, and then nothing else
-//! runs. Once its failures reach N² it is in a hard part of the search: a
-//! second thread starts the SAT backend, with the solutions native has
+//! runs. Once its failures reach N², and it has run for half a
+//! millisecond, it is in a hard part of the search: a second thread starts
+//! the SAT backend, with the solutions native has
 //! handed out so far blocked, while native goes on. Solutions from both
 //! sides are handed out as they come, each once: SAT's are passed on
 //! whenever native stops to ask whether to give up (every few failures)
@@ -29,12 +30,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::backend::Backend;
 use crate::error::SolveError;
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 use crate::{native, sat};
+
+/// How long native runs alone at least: SAT takes about a millisecond on
+/// the smallest puzzles, and starting a race costs a tenth of one.
+const RACE_AFTER: Duration = Duration::from_micros(500);
 
 /// The most solutions remembered during a race.
 const RACE_SOLUTIONS: usize = 10_000;
@@ -141,22 +147,26 @@ impl Portfolio<'_> {
 
 /// Hands every solution of `puzzle` to `on_solution`, as [the
 /// module](self) describes.
+/// Only the solutions in `cubes` are handed out (see `native::enumerate`).
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
     tuple_limit: usize,
+    cubes: &[Vec<(usize, usize)>],
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SolveError> {
-    enumerate_with(puzzle, tuple_limit, RACE_SOLUTIONS, on_solution)
+    enumerate_with(puzzle, tuple_limit, cubes, RACE_SOLUTIONS, on_solution)
 }
 
 /// [`enumerate`], remembering at most `remember` solutions for a race.
 fn enumerate_with(
     puzzle: &Puzzle,
     tuple_limit: usize,
+    cubes: &[Vec<(usize, usize)>],
     remember: usize,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SolveError> {
     let budget = (puzzle.size() * puzzle.size()) as u64;
+    let started = Instant::now();
     let stop_sat = Arc::new(AtomicBool::new(false));
     {
         let state = RefCell::new(Portfolio {
@@ -173,13 +183,13 @@ fn enumerate_with(
         });
         let mut give_up = |failures: u64, _| {
             let mut state = state.borrow_mut();
-            if failures >= budget && state.race == Race::NotYet {
+            if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER {
                 let known: Vec<Grid> = state.from_native.iter().cloned().collect();
                 let (sender, receiver) = sync_channel(1024);
-                let (puzzle, stop) = (puzzle.clone(), Arc::clone(&stop_sat));
+                let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
                 // Not joined: once stopped, it ends within one step of its
                 // own (encoding the puzzle, at worst), and nobody waits.
-                thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &stop, &sender));
+                thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &cubes, &stop, &sender));
                 state.messages = Some(receiver);
                 state.race = Race::On;
             }
@@ -190,7 +200,7 @@ fn enumerate_with(
             state.drain()?;
             state.hand_out(grid, Backend::Native)
         };
-        let native = native::enumerate_until(puzzle, &mut give_up, &mut hand_out);
+        let native = native::enumerate_until(puzzle, cubes, &mut give_up, &mut hand_out);
         stop_sat.store(true, Ordering::Relaxed);
         let mut state = state.into_inner();
         // Dropping the receiver frees a SAT thread blocked on sending.
@@ -210,8 +220,15 @@ fn enumerate_with(
 
 /// The SAT side of a race: sends every solution but `known`, then `Done`,
 /// unless `stop` is set or the receiver is gone first.
-fn race_sat(puzzle: &Puzzle, tuple_limit: usize, known: &[Grid], stop: &AtomicBool, to: &SyncSender<Message>) {
-    let stats = sat::enumerate(puzzle, tuple_limit, known, Some(stop), &mut |grid| match to
+fn race_sat(
+    puzzle: &Puzzle,
+    tuple_limit: usize,
+    known: &[Grid],
+    cubes: &[Vec<(usize, usize)>],
+    stop: &AtomicBool,
+    to: &SyncSender<Message>,
+) {
+    let stats = sat::enumerate(puzzle, tuple_limit, known, cubes, Some(stop), &mut |grid| match to
         .send(Message::Solution(grid.clone()))
     {
         Ok(()) => ControlFlow::Continue(()),
@@ -238,7 +255,7 @@ mod tests {
     /// Every solution, checked to be handed out once each.
     fn every(puzzle: &Puzzle, remember: usize, limit: u64) -> (HashSet<Grid>, Stats) {
         let mut found = HashSet::new();
-        let stats = enumerate_with(puzzle, 1_000_000, remember, &mut |grid| {
+        let stats = enumerate_with(puzzle, 1_000_000, &[vec![]], remember, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} handed out twice");
             if found.len() as u64 == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
@@ -249,7 +266,7 @@ mod tests {
 
     fn native(puzzle: &Puzzle) -> HashSet<Grid> {
         let mut found = HashSet::new();
-        native::enumerate(puzzle, &mut |grid| {
+        native::enumerate(puzzle, &[vec![]], &mut |grid| {
             found.insert(grid.clone());
             ControlFlow::Continue(())
         });

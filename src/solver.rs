@@ -5,10 +5,13 @@
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::thread;
 
 use crate::backend::Backend;
 use crate::error::SolveError;
 use crate::puzzle::{Grid, Puzzle};
+use crate::split::Split;
 use crate::stats::Stats;
 use crate::{native, portfolio, sat};
 
@@ -71,6 +74,8 @@ pub enum Uniqueness {
 pub struct Solver {
     backend: Backend,
     tuple_limit: usize,
+    /// Part `.0` of `.1` (from 1), or the whole search.
+    shard: Option<(u64, u64)>,
 }
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
@@ -92,6 +97,16 @@ impl SolverBuilder {
         self
     }
 
+    /// Only part `index` (from 1) of `count`: the solutions whose values
+    /// at a few cells fall in that part, by a fixed rule (see the README),
+    /// so that `count` separate runs, one per part, hand out every solution
+    /// once between them. Panics unless `1 <= index <= count`.
+    pub fn shard(mut self, index: u64, count: u64) -> Self {
+        assert!((1..=count).contains(&index), "shard {index} of {count}: shards are numbered from 1 to {count}");
+        self.0.shard = Some((index, count));
+        self
+    }
+
     /// The solver.
     pub fn build(self) -> Solver {
         self.0
@@ -105,13 +120,17 @@ impl Default for Solver {
 }
 
 impl Solver {
+    /// Solutions a count on threads finds whole before it splits the search
+    /// ([`count_on_threads`](Self::count_on_threads)).
+    pub const SPLIT_AFTER: u64 = 10_000;
+
     /// The default most allowed tuples for one cage in the SAT encoding: far
     /// above any ordinary puzzle's, far below what would exhaust memory.
     pub const DEFAULT_TUPLE_LIMIT: usize = sat::DEFAULT_TUPLE_LIMIT;
 
     /// `backend` with default settings.
     pub const fn new(backend: Backend) -> Self {
-        Solver { backend, tuple_limit: Self::DEFAULT_TUPLE_LIMIT }
+        Solver { backend, tuple_limit: Self::DEFAULT_TUPLE_LIMIT, shard: None }
     }
 
     /// Settings beyond the backend, starting from the defaults.
@@ -132,6 +151,70 @@ impl Solver {
     /// Counts solutions, stopping at `limit` if one is given. Stores none.
     pub fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
         count(self, puzzle, limit)
+    }
+
+    /// [`count`](Self::count) on `threads` threads. A count that reaches
+    /// [`Self::SPLIT_AFTER`] is started again with the search split into
+    /// cubes by the values of a few cells (the rule of
+    /// [`SolverBuilder::shard`]), which the threads take in turn; a smaller
+    /// one is left whole, as splitting it would mostly repeat the work of
+    /// proving cubes empty.
+    pub fn count_on_threads(
+        &self,
+        puzzle: &Puzzle,
+        limit: Option<u64>,
+        threads: usize,
+    ) -> Result<(Count, Stats), SolveError> {
+        if threads <= 1 {
+            return self.count(puzzle, limit);
+        }
+        let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
+        let (count, stats) = self.count(puzzle, Some(probe))?;
+        if count.complete || limit.is_some_and(|l| l <= probe) {
+            return Ok((count, stats));
+        }
+        let cubes = match self.shard {
+            Some((index, count)) => Split::new(puzzle, count).part(index).collect(),
+            None => {
+                let split = Split::new(puzzle, threads as u64 * 4);
+                (0..split.cubes()).map(|k| split.cube(k)).collect::<Vec<_>>()
+            }
+        };
+        // Chunks of cubes: a few dozen a thread, each one call of a backend.
+        let chunk = cubes.len().div_ceil(threads * 32).max(1);
+        let (next, found) = (AtomicUsize::new(0), AtomicU64::new(0));
+        let limit = limit.unwrap_or(u64::MAX);
+        let work = || -> Result<Stats, SolveError> {
+            let mut total = Stats { complete: true, ..Stats::default() };
+            loop {
+                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                if start >= cubes.len() || found.load(Ordering::Relaxed) >= limit {
+                    total.complete &= start >= cubes.len();
+                    return Ok(total);
+                }
+                let stats = self.run(puzzle, &cubes[start..(start + chunk).min(cubes.len())], &mut |_| {
+                    let n = found.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                })?;
+                total = sum(total, &stats);
+            }
+        };
+        let results: Vec<Result<Stats, SolveError>> = thread::scope(|scope| {
+            (0..threads)
+                .map(|_| scope.spawn(work))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|t| t.join().expect("a counting thread does not panic"))
+                .collect()
+        });
+        let mut stats = Stats { complete: true, ..Stats::default() };
+        for result in results {
+            stats = sum(stats, &result?);
+        }
+        let count = found.load(Ordering::Relaxed).min(limit);
+        stats.solutions = count;
+        stats.complete &= count < limit;
+        Ok((Count { count, complete: stats.complete }, stats))
     }
 
     /// Whether the puzzle has no, one or several solutions; stops at the
@@ -159,12 +242,51 @@ impl Enumerate for Solver {
         puzzle: &Puzzle,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
+        let cubes: Vec<Vec<(usize, usize)>> = match self.shard {
+            Some((index, count)) => Split::new(puzzle, count).part(index).collect(),
+            None => vec![vec![]],
+        };
+        self.run(puzzle, &cubes, on_solution)
+    }
+}
+
+impl Solver {
+    /// The backend on the solutions in `cubes`.
+    fn run(
+        &self,
+        puzzle: &Puzzle,
+        cubes: &[Vec<(usize, usize)>],
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Stats, SolveError> {
         let stats = match self.backend {
-            Backend::Native => native::enumerate(puzzle, on_solution),
-            Backend::Sat => sat::enumerate(puzzle, self.tuple_limit, &[], None, on_solution)?,
-            Backend::Auto => return portfolio::enumerate(puzzle, self.tuple_limit, on_solution),
+            Backend::Native => native::enumerate(puzzle, cubes, on_solution),
+            Backend::Sat => sat::enumerate(puzzle, self.tuple_limit, &[], cubes, None, on_solution)?,
+            Backend::Auto => return portfolio::enumerate(puzzle, self.tuple_limit, cubes, on_solution),
         };
         Ok(Stats { answered_by: Some(self.backend), ..stats })
+    }
+}
+
+/// What two parts of one search did together: counters added, sizes of
+/// the encoding the larger, complete if both were, and the backend that
+/// answered if the same.
+fn sum(a: Stats, b: &Stats) -> Stats {
+    let add = |x: Option<u64>, y: Option<u64>| {
+        if x.is_none() && y.is_none() { None } else { Some(x.unwrap_or(0) + y.unwrap_or(0)) }
+    };
+    Stats {
+        solutions: a.solutions + b.solutions,
+        complete: a.complete && b.complete,
+        nodes: add(a.nodes, b.nodes),
+        failures: add(a.failures, b.failures),
+        variables: a.variables.max(b.variables),
+        clauses: a.clauses.max(b.clauses),
+        sat_calls: add(a.sat_calls, b.sat_calls),
+        answered_by: if a.answered_by.is_none() || a.answered_by == b.answered_by {
+            b.answered_by
+        } else {
+            a.answered_by.and(Some(Backend::Auto))
+        },
     }
 }
 

@@ -39,8 +39,9 @@ pub struct Stats {
     /// once.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub clauses: Option<u64>,
-    /// The engine that finished the search: native, or SAT when it took
-    /// over from native under [`Backend::Auto`]. Set by the
+    /// The engine that finished the search: native, or SAT when it won
+    /// the race under [`Backend::Auto`]; `Auto` when the parts of a search
+    /// split across threads were answered by different engines. Set by the
     /// [`Solver`](crate::Solver), not by the engines.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub answered_by: Option<Backend>,

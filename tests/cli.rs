@@ -498,3 +498,17 @@ fn generated_sudoku_with_other_boxes_reads_back_with_the_same_flag() {
     let back = cagey_with_input(&["unique", "--boxes", "3x2", "-"], &stdout(&out));
     assert_eq!(stdout(&back), "unique\n".repeat(3));
 }
+
+#[test]
+fn shard_counts_add_up_to_the_whole() {
+    let file = "puzzles/sudoku/empty-4x4.txt";
+    let part = |shard: &str| stdout(&cagey(&["count", "--shard", shard, file])).trim().parse::<u64>().unwrap();
+    assert_eq!(part("1/3") + part("2/3") + part("3/3"), 288);
+    for bad in ["0/2", "3/2", "1", "a/b", "1/0"] {
+        let out = cagey(&["count", "--shard", bad, file]);
+        assert_eq!(code(&out), 2);
+        assert!(stderr(&out).contains("expected I/N with 1 <= I <= N"), "{}", stderr(&out));
+    }
+    // One puzzle on two threads: split across them, the same count.
+    assert_eq!(stdout(&cagey(&["count", "--jobs", "2", "puzzles/sudoku/empty-5x5.txt"])).trim(), "161280");
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use cagey::format::{Boxes, Format};
-use cagey::{Backend, Solver};
+use cagey::{Backend, Solver, SolverBuilder};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve KenKen and Sudoku puzzles and find every solution.
@@ -124,8 +124,35 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
+    /// Count only part I of N of each puzzle's solutions (I from 1 to N, as in 'split -n
+    /// l/I/N'), split by the values of a few cells by a fixed rule: N separate runs, one
+    /// per part, on any machines, count every solution once between them.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+
     #[command(flatten)]
     pub jobs: Jobs,
+}
+
+/// Part `index` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("bad shard '{s}': expected I/N with 1 <= I <= N, like 3/16");
+        let (index, count) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (index.parse().map_err(|_| bad())?, count.parse().map_err(|_| bad())?);
+        if !(1..=count).contains(&index) {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -234,7 +261,8 @@ pub struct TupleLimit {
 /// Threads for many puzzles.
 #[derive(Clone, Copy, Debug, Args)]
 pub struct Jobs {
-    /// Threads for many puzzles or cases; 0 means one per core. Output keeps their order.
+    /// Threads: for many puzzles or cases, one each at a time; for a few puzzles (count), each
+    /// split across all; 0 means one per core. Output keeps their order.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub jobs: usize,
 }
@@ -384,6 +412,11 @@ pub enum OutputFormat {
 impl SolverArgs {
     /// The backend with its settings.
     pub fn solver(&self) -> Solver {
-        Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit).build()
+        self.builder().build()
+    }
+
+    /// The backend with its settings, to add more.
+    pub fn builder(&self) -> SolverBuilder {
+        Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit)
     }
 }

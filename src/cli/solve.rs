@@ -93,8 +93,23 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &&Entry| timed(|| input.solver.solver().count(&entry.puzzle, args.limit));
-    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+    let mut solver = input.solver.builder();
+    if let Some(shard) = args.shard {
+        solver = solver.shard(shard.index, shard.count);
+    }
+    let solver = solver.build();
+    let threads = match args.jobs.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        jobs => jobs,
+    };
+    // Few puzzles for the threads: each is split across them instead.
+    let split = entries.len() < 4 * threads;
+    let count = |entry: &Entry| match split {
+        true => solver.count_on_threads(&entry.puzzle, args.limit, threads),
+        false => solver.count(&entry.puzzle, args.limit),
+    };
+    let solve = |entry: &&Entry| timed(|| count(entry));
+    in_order(entries, if split { 1 } else { threads }, solve, |entry, result| {
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
             answer = Answer::Negative;

@@ -38,8 +38,16 @@ struct Counters {
 ///
 /// Memory stays flat: one set of boards per level of the search, however
 /// many solutions there are, and one path per restart.
-pub(crate) fn enumerate(puzzle: &Puzzle, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Stats {
-    enumerate_until(puzzle, &mut |_, _| false, on_solution)
+///
+/// Only the solutions in `cubes` are handed out: each cube fixes cells
+/// (row-major index) to values (from 1) and is searched on its own;
+/// `&[vec![]]` is the whole space.
+pub(crate) fn enumerate(
+    puzzle: &Puzzle,
+    cubes: &[Vec<(usize, usize)>],
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Stats {
+    enumerate_until(puzzle, cubes, &mut |_, _| false, on_solution)
 }
 
 /// Failures between two questions to `give_up`.
@@ -49,10 +57,12 @@ const ASK_EVERY: u64 = 64;
 /// [`ASK_EVERY`] failures, and stopping there (incomplete) when it says so.
 pub(crate) fn enumerate_until(
     puzzle: &Puzzle,
+    cubes: &[Vec<(usize, usize)>],
     give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Stats {
-    enumerate_with(puzzle, Some(Restarts { first: 100, after_a_solution: false }), give_up, on_solution)
+    let restarts = Some(Restarts { first: 100, after_a_solution: false });
+    enumerate_with(puzzle, cubes, restarts, give_up, on_solution)
 }
 
 /// When a search restarts from the root.
@@ -72,6 +82,7 @@ struct Restarts {
 /// [`enumerate`], restarting as `restarts` says, or never.
 fn enumerate_with(
     puzzle: &Puzzle,
+    cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
     give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
@@ -80,7 +91,7 @@ fn enumerate_with(
     macro_rules! by_words {
         ($($w:literal)*) => {
             match layout.shape.words {
-                $($w => search::<$w>(&layout, restarts, give_up, on_solution),)*
+                $($w => search::<$w>(&layout, cubes, restarts, give_up, on_solution),)*
                 words => unreachable!("a grid of {words} words: sizes stop at 25"),
             }
         };
@@ -100,6 +111,7 @@ enum Stop {
 /// The search for grids of `W` words a set of cells.
 fn search<const W: usize>(
     layout: &Layout,
+    cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
     give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
@@ -115,28 +127,39 @@ fn search<const W: usize>(
         cutoff: restarts.map_or(u64::MAX, |r| r.first),
         restart_after_a_solution: restarts.is_some_and(|r| r.after_a_solution),
         failures_before: 0,
+        solutions_before: 0,
     };
-    loop {
-        let mut root = search.prop.root();
-        search.counters.nodes += 1;
-        let flow = match search.propagate(&mut root) {
-            Ok(()) => search.branch(&root, 0),
-            Err(_) => {
-                search.counters.failures += 1;
-                ControlFlow::Continue(())
+    for cube in cubes {
+        search.nogoods = Nogoods::default();
+        search.cutoff = restarts.map_or(u64::MAX, |r| r.first);
+        search.failures_before = search.counters.failures;
+        search.solutions_before = search.counters.solutions;
+        loop {
+            let mut root = search.prop.root();
+            for &(cell, value) in cube {
+                let others = search.prop.values(&root, cell) & !(1 << (value - 1));
+                search.prop.remove(&mut root, cell, others);
             }
-        };
-        match flow {
-            ControlFlow::Continue(()) => search.counters.complete = true,
-            ControlFlow::Break(Stop::Asked) => {}
-            ControlFlow::Break(Stop::Restart) => {
-                search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
-                search.failures_before = search.counters.failures;
-                continue;
+            search.counters.nodes += 1;
+            let flow = match search.propagate(&mut root) {
+                Ok(()) => search.branch(&root, 0),
+                Err(_) => {
+                    search.counters.failures += 1;
+                    ControlFlow::Continue(())
+                }
+            };
+            match flow {
+                ControlFlow::Continue(()) => break,
+                ControlFlow::Break(Stop::Asked) => return search.counters,
+                ControlFlow::Break(Stop::Restart) => {
+                    search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
+                    search.failures_before = search.counters.failures;
+                }
             }
         }
-        return search.counters;
     }
+    search.counters.complete = true;
+    search.counters
 }
 
 struct Search<'a, 'f, const W: usize> {
@@ -152,6 +175,8 @@ struct Search<'a, 'f, const W: usize> {
     /// Failures allowed in this run before a restart, and failures before it.
     cutoff: u64,
     failures_before: u64,
+    /// Solutions found before this cube's search.
+    solutions_before: u64,
     restart_after_a_solution: bool,
 }
 
@@ -199,7 +224,7 @@ impl<const W: usize> Search<'_, '_, W> {
             }
             if flow.is_continue() {
                 self.path[depth].finished |= 1 << v;
-                let may_restart = self.counters.solutions == 0 || self.restart_after_a_solution;
+                let may_restart = self.counters.solutions == self.solutions_before || self.restart_after_a_solution;
                 if may_restart && self.counters.failures - self.failures_before >= self.cutoff {
                     self.nogoods.learn(&self.path);
                     flow = ControlFlow::Break(Stop::Restart);
@@ -297,7 +322,7 @@ mod tests {
 
     fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>) -> (Vec<Grid>, Stats) {
         let mut grids = Vec::new();
-        let stats = enumerate_with(puzzle, restarts, &mut |_, _| false, &mut |g| {
+        let stats = enumerate_with(puzzle, &[vec![]], restarts, &mut |_, _| false, &mut |g| {
             grids.push(g.clone());
             ControlFlow::Continue(())
         });

@@ -24,7 +24,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var};
 
 use super::encode::Encoding;
 #[cfg(test)]
@@ -52,20 +52,27 @@ pub(crate) struct Tally {
 /// as [the module](self) describes.
 /// Grids in `known` are blocked from the start and not handed out. Once
 /// `stop` is set the search ends soon after, incomplete.
+///
+/// Only the solutions in `cubes` are handed out: each cube fixes cells
+/// (row-major index) to values (from 1) by assumptions and is searched in
+/// turn, its blocking clauses retired after it; `&[vec![]]` is the whole
+/// space.
 pub(crate) fn enumerate(
     encoding: &Encoding,
     known: &[Grid],
+    cubes: &[Vec<(usize, usize)>],
     stop: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Tally, SatError> {
-    enumerate_with(encoding, known, stop, BLOCKED, on_solution)
+    enumerate_with(encoding, known, cubes, stop, BLOCKED, on_solution)
 }
 
-/// [`enumerate`], blocking the first `blocked` solutions (at least one) by
-/// clauses.
+/// [`enumerate`], blocking the first `blocked` solutions (at least one) of
+/// each cube by clauses.
 fn enumerate_with(
     encoding: &Encoding,
     known: &[Grid],
+    cubes: &[Vec<(usize, usize)>],
     stop: Option<&AtomicBool>,
     blocked: u64,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
@@ -81,10 +88,17 @@ fn enumerate_with(
     for grid in known {
         solver.add_clause(&encoding.blocking_clause(grid));
     }
-    let mut search =
-        Search { solver, encoding, blocked: blocked.max(1), stop, assumptions: Vec::new(), tally: Tally::default() };
-    let flow = search.space(on_solution)?;
-    search.tally.complete = flow.is_continue();
+    let blocked = blocked.max(1);
+    let (base, assumptions, tally) = (Vec::new(), Vec::new(), Tally::default());
+    let mut search = Search { solver, encoding, blocked, stop, base, assumptions, tally };
+    search.tally.complete = true;
+    for cube in cubes {
+        if search.space(cube, on_solution)?.is_break() {
+            search.tally.complete = false;
+            break;
+        }
+    }
+    search.tally.peak_clauses += known.len() as u64;
     Ok(search.tally)
 }
 
@@ -118,18 +132,41 @@ struct Search<'a> {
     /// Solutions to block by clauses before splitting along paths.
     blocked: u64,
     stop: Option<&'a AtomicBool>,
+    /// The assumptions of the cube searched: its cells, and the guard of
+    /// its blocking clauses.
+    base: Vec<Lit>,
     assumptions: Vec<Lit>,
     tally: Tally,
 }
 
 impl Search<'_> {
-    /// Enumerates every solution: blocked by clauses at first, then along
-    /// paths.
-    fn space(&mut self, on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>) -> Result<ControlFlow<()>, SatError> {
-        match self.blocked(on_solution)? {
-            Ok(last) => self.paths(last.values().to_vec(), on_solution),
-            Err(flow) => Ok(flow),
+    /// Enumerates every solution in `cube`: blocked by clauses at first,
+    /// then along paths.
+    fn space(
+        &mut self,
+        cube: &[(usize, usize)],
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, SatError> {
+        self.base = cube.iter().map(|&(cell, value)| self.encoding.cell_var(cell, value).positive()).collect();
+        // A cube's blocking clauses are retired after it; the whole
+        // space's stay.
+        let guard = (!cube.is_empty()).then(|| self.solver.new_var());
+        self.base.extend(guard.map(|guard| guard.positive()));
+        let flow = match self.blocked(guard, on_solution) {
+            Ok(Ok(last)) => {
+                let free: Vec<usize> =
+                    self.encoding.free_cells().iter().copied().filter(|&c| cube.iter().all(|&(f, _)| f != c)).collect();
+                self.paths(&free, last.values().to_vec(), on_solution)
+            }
+            Ok(Err(flow)) => Ok(flow),
+            Err(error) => Err(error),
+        };
+        if let Some(guard) = guard {
+            self.solver.assume(&[]);
+            self.solver.add_clause(&[guard.negative()]);
+            self.solver.hide_var(guard);
         }
+        flow
     }
 
     /// Finds up to `self.blocked` solutions, each blocked by a clause: the
@@ -137,8 +174,10 @@ impl Search<'_> {
     /// ended (`Err`).
     fn blocked(
         &mut self,
+        guard: Option<Var>,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Result<Grid, ControlFlow<()>>, SatError> {
+        self.assumptions.clone_from(&self.base);
         for found in 1..=self.blocked {
             let grid = match self.solve()? {
                 Call::Model(grid) => grid,
@@ -149,8 +188,10 @@ impl Search<'_> {
             if on_solution(&grid).is_break() {
                 return Ok(Err(ControlFlow::Break(())));
             }
-            self.solver.add_clause(&self.encoding.blocking_clause(&grid));
-            self.tally.peak_clauses = found;
+            let mut clause = self.encoding.blocking_clause(&grid);
+            clause.extend(guard.map(|guard| guard.negative()));
+            self.solver.add_clause(&clause);
+            self.tally.peak_clauses = self.tally.peak_clauses.max(found);
             if found == self.blocked {
                 return Ok(Ok(grid));
             }
@@ -162,10 +203,10 @@ impl Search<'_> {
     /// one, `current` (the clauses still block the others found).
     fn paths(
         &mut self,
+        free: &[usize],
         mut current: Vec<u8>,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, SatError> {
-        let free = self.encoding.free_cells();
         let open =
             |current: &[u8], from: usize| (from..free.len()).map(|k| (k, 1u32 << current[free[k]])).collect::<Vec<_>>();
         let mut pending = open(&current, 0);
@@ -173,7 +214,7 @@ impl Search<'_> {
             if self.exhausted(&current, free[k], excluded) {
                 continue;
             }
-            self.assumptions.clear();
+            self.assumptions.clone_from(&self.base);
             let prefix = free[..k].iter().map(|&cell| self.encoding.cell_var(cell, current[cell].into()).positive());
             self.assumptions.extend(prefix);
             let others = (1..=self.encoding.size()).filter(|v| excluded & 1 << v != 0);
@@ -270,7 +311,7 @@ mod tests {
     fn solutions(puzzle: &Puzzle, blocked: u64) -> HashSet<Grid> {
         let encoding = encode(puzzle, 1_000_000).unwrap();
         let mut found = HashSet::new();
-        let tally = enumerate_with(&encoding, &[], None, blocked, &mut |grid| {
+        let tally = enumerate_with(&encoding, &[], &[vec![]], None, blocked, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} found twice");
             ControlFlow::Continue(())
         })
@@ -312,7 +353,7 @@ mod tests {
         let every = solutions(&latin, BLOCKED);
         let known: Vec<Grid> = every.iter().take(300).cloned().collect();
         let mut rest = HashSet::new();
-        let tally = enumerate(&encoding, &known, None, &mut |grid| {
+        let tally = enumerate(&encoding, &known, &[vec![]], None, &mut |grid| {
             assert!(rest.insert(grid.clone()) && !known.contains(grid), "{grid:?} handed out again");
             ControlFlow::Continue(())
         })
@@ -326,7 +367,7 @@ mod tests {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
         let encoding = encode(&latin, 1000).unwrap();
         let mut seen = 0;
-        let tally = enumerate_with(&encoding, &[], None, 3, &mut |_| {
+        let tally = enumerate_with(&encoding, &[], &[vec![]], None, 3, &mut |_| {
             seen += 1;
             if seen == 100 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })

@@ -24,22 +24,23 @@ pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
 /// Hands every solution of `puzzle` but those in `blocked` to
 /// `on_solution` as it is found, with a bounded set of blocking clauses (see
 /// `enumerate.rs`), until there are no more, the callback returns `Break`
-/// or `stop` is set.
+/// or `stop` is set; only those in `cubes` (see `enumerate.rs`).
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
     tuple_limit: usize,
     blocked: &[Grid],
+    cubes: &[Vec<(usize, usize)>],
     stop: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SatError> {
     let encoding = encode(puzzle, tuple_limit)?;
-    let tally = enumerate::enumerate(&encoding, blocked, stop, on_solution)?;
+    let tally = enumerate::enumerate(&encoding, blocked, cubes, stop, on_solution)?;
     let formula = encoding.formula();
     Ok(Stats {
         solutions: tally.solutions,
         complete: tally.complete,
         variables: Some(formula.var_count() as u64),
-        clauses: Some((formula.len() + blocked.len()) as u64 + tally.peak_clauses),
+        clauses: Some(formula.len() as u64 + tally.peak_clauses),
         sat_calls: Some(tally.calls),
         ..Stats::default()
     })
