@@ -4,8 +4,8 @@
 //! Native answers most puzzles in a few failures, and then nothing else
 //! runs. Once its failures reach N², and it has run for half a
 //! millisecond, it is in a hard part of the search: a second thread starts
-//! the SAT backend, with the solutions native has
-//! handed out so far blocked, while native goes on. Solutions from both
+//! the SAT backend, with the solutions native has handed out so far
+//! blocked, while native goes on. Solutions from both
 //! sides are handed out as they come, each once: SAT's are passed on
 //! whenever native stops to ask whether to give up (every few failures)
 //! or finds a solution, and a solution one side finds after the other is
@@ -168,54 +168,52 @@ fn enumerate_with(
     let budget = (puzzle.size() * puzzle.size()) as u64;
     let started = Instant::now();
     let stop_sat = Arc::new(AtomicBool::new(false));
-    {
-        let state = RefCell::new(Portfolio {
-            race: Race::NotYet,
-            from_native: HashSet::new(),
-            from_sat: HashSet::new(),
-            remember,
-            solutions: 0,
-            stopped: false,
-            last_from: Backend::Native,
-            sat_stats: None,
-            messages: None,
-            on_solution,
-        });
-        let mut give_up = |failures: u64, _| {
-            let mut state = state.borrow_mut();
-            if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER {
-                let known: Vec<Grid> = state.from_native.iter().cloned().collect();
-                let (sender, receiver) = sync_channel(1024);
-                let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
-                // Not joined: once stopped, it ends within one step of its
-                // own (encoding the puzzle, at worst), and nobody waits.
-                thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &cubes, &stop, &sender));
-                state.messages = Some(receiver);
-                state.race = Race::On;
-            }
-            state.drain().is_break()
-        };
-        let mut hand_out = |grid: &Grid| {
-            let mut state = state.borrow_mut();
-            state.drain()?;
-            state.hand_out(grid, Backend::Native)
-        };
-        let native = native::enumerate_until(puzzle, cubes, &mut give_up, &mut hand_out);
-        stop_sat.store(true, Ordering::Relaxed);
-        let mut state = state.into_inner();
-        // Dropping the receiver frees a SAT thread blocked on sending.
-        state.messages = None;
-        let stats = match state.sat_stats {
-            Some(sat) if state.race == Race::SatWon => {
-                Stats { answered_by: Some(Backend::Sat), nodes: native.nodes, failures: native.failures, ..sat }
-            }
-            // Stopped by the consumer: the side of the last solution it took.
-            _ if state.stopped => Stats { answered_by: Some(state.last_from), ..native },
-            _ => Stats { answered_by: Some(Backend::Native), ..native },
-        };
-        let complete = !state.stopped && (native.complete || state.race == Race::SatWon);
-        Ok(Stats { solutions: state.solutions, complete, ..stats })
-    }
+    let state = RefCell::new(Portfolio {
+        race: Race::NotYet,
+        from_native: HashSet::new(),
+        from_sat: HashSet::new(),
+        remember,
+        solutions: 0,
+        stopped: false,
+        last_from: Backend::Native,
+        sat_stats: None,
+        messages: None,
+        on_solution,
+    });
+    let mut give_up = |failures: u64, _| {
+        let mut state = state.borrow_mut();
+        if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER {
+            let known: Vec<Grid> = state.from_native.iter().cloned().collect();
+            let (sender, receiver) = sync_channel(1024);
+            let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
+            // Not joined: once stopped, it ends within one step of its
+            // own (encoding the puzzle, at worst), and nobody waits.
+            thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &cubes, &stop, &sender));
+            state.messages = Some(receiver);
+            state.race = Race::On;
+        }
+        state.drain().is_break()
+    };
+    let mut hand_out = |grid: &Grid| {
+        let mut state = state.borrow_mut();
+        state.drain()?;
+        state.hand_out(grid, Backend::Native)
+    };
+    let native = native::enumerate_until(puzzle, cubes, &mut give_up, &mut hand_out);
+    stop_sat.store(true, Ordering::Relaxed);
+    let mut state = state.into_inner();
+    // Dropping the receiver frees a SAT thread blocked on sending.
+    state.messages = None;
+    let stats = match state.sat_stats {
+        Some(sat) if state.race == Race::SatWon => {
+            Stats { answered_by: Some(Backend::Sat), nodes: native.nodes, failures: native.failures, ..sat }
+        }
+        // Stopped by the consumer: the side of the last solution it took.
+        _ if state.stopped => Stats { answered_by: Some(state.last_from), ..native },
+        _ => Stats { answered_by: Some(Backend::Native), ..native },
+    };
+    let complete = !state.stopped && (native.complete || state.race == Race::SatWon);
+    Ok(Stats { solutions: state.solutions, complete, ..stats })
 }
 
 /// The SAT side of a race: sends every solution but `known`, then `Done`,

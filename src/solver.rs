@@ -174,11 +174,10 @@ impl Solver {
             return Ok((count, stats));
         }
         let cubes = match self.shard {
-            Some((index, count)) => Split::new(puzzle, count).part(index).collect(),
-            None => {
-                let split = Split::new(puzzle, threads as u64 * 4);
-                (0..split.cubes()).map(|k| split.cube(k)).collect::<Vec<_>>()
-            }
+            Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
+            // A few hundred cubes a thread: enough to even the threads out,
+            // few enough that restarting the search in each costs little.
+            None => Split::with_cubes(puzzle, 1, 256 * threads as u64).cubes(None),
         };
         // Chunks of cubes: a few dozen a thread, each one call of a backend.
         let chunk = cubes.len().div_ceil(threads * 32).max(1);
@@ -243,7 +242,7 @@ impl Enumerate for Solver {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
         let cubes: Vec<Vec<(usize, usize)>> = match self.shard {
-            Some((index, count)) => Split::new(puzzle, count).part(index).collect(),
+            Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
             None => vec![vec![]],
         };
         self.run(puzzle, &cubes, on_solution)

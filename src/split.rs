@@ -7,17 +7,21 @@
 //!
 //! 1. **Split cells.** Go through the cells in row-major order and take each
 //!    one that is not a one-cell cage (a given) and shares no group with a
-//!    cell already taken, until N^(cells taken) ≥ 64 × parts, or no cell
-//!    is left.
+//!    cell already taken; then, if needed, go through them again taking any
+//!    cell not a given and not taken; stop as soon as the product, over the
+//!    cells taken, of the number of values no given in the cell's groups
+//!    holds reaches 512 × parts.
 //! 2. **Cubes.** A cube gives each split cell a value; cube `k` gives the
 //!    `i`-th split cell (from 0) the value `⌊k / Nⁱ⌋ mod N + 1`. Every
-//!    solution lies in exactly one cube.
+//!    solution lies in exactly one cube. Cubes that give a split cell the
+//!    value of a given in one of its groups, or two split cells in one
+//!    group the same value, hold no solution and are left out.
 //! 3. **Parts.** Cube `k` belongs to part `splitmix64(k) mod parts + 1`
 //!    (`splitmix64` is the finaliser of Vigna's SplitMix64 generator), which
 //!    spreads cubes of every size evenly over the parts.
 //!
-//! Split cells share no group, so most cubes have solutions, and many
-//! cubes a part (64 on average at least) keep the parts close in size.
+//! Many cubes a part keep the parts close in size; split cells that share
+//! no group come first, so that most cubes hold solutions.
 
 use crate::puzzle::Puzzle;
 
@@ -30,40 +34,67 @@ pub(crate) type Cube = Vec<(usize, usize)>;
 pub(crate) struct Split {
     size: usize,
     cells: Vec<usize>,
+    /// For each split cell, the values no given in its groups holds (bit
+    /// v for value v).
+    candidates: Vec<u32>,
+    /// For each split cell, the earlier split cells it shares a group with.
+    clashes: Vec<Vec<usize>>,
     parts: u64,
 }
 
-/// Cubes each part gets at least, on average.
-const CUBES_A_PART: u64 = 64;
+/// Cubes each part gets at least, on average: enough that parts of
+/// band1 Sudoku counts differ by a third at most, with 256 parts.
+const CUBES_A_PART: u64 = 512;
 
 impl Split {
     /// The split of `puzzle` into `parts` parts (at least one).
     pub(crate) fn new(puzzle: &Puzzle, parts: u64) -> Self {
+        Self::with_cubes(puzzle, parts, CUBES_A_PART.saturating_mul(parts.max(1)))
+    }
+
+    /// The split of `puzzle` into `parts` parts (at least one), into
+    /// about `wanted` cubes.
+    pub(crate) fn with_cubes(puzzle: &Puzzle, parts: u64, wanted: u64) -> Self {
         let n = puzzle.size();
         let parts = parts.max(1);
-        let mut given = vec![false; n * n];
+        let mut given = vec![0u8; n * n];
         for cage in puzzle.cages().iter().filter(|cage| cage.cells().len() == 1) {
-            given[cage.cells()[0].index(n)] = true;
+            let value = cage.target().digits().parse::<u8>().ok().filter(|&v| (1..=n as u8).contains(&v));
+            given[cage.cells()[0].index(n)] = value.unwrap_or(u8::MAX);
         }
-        let mut apart = vec![false; n * n];
+        let peers: Vec<Vec<usize>> = (0..n * n)
+            .map(|cell| {
+                let groups = puzzle.groups().iter().filter(|g| g.cells().iter().any(|c| c.index(n) == cell));
+                groups.flat_map(|g| g.cells().iter().map(|c| c.index(n))).filter(|&c| c != cell).collect()
+            })
+            .collect();
+        let all = ((1u32 << n) - 1) << 1;
+        // The values no given in the cell's groups holds.
+        let left = |cell: usize| peers[cell].iter().fold(all, |left, &p| left & !(1u32 << given[p].min(31)));
         let mut cells = Vec::new();
         let mut cubes = 1u64;
-        for cell in 0..n * n {
-            if cubes >= CUBES_A_PART.saturating_mul(parts) || n < 2 {
-                break;
-            }
-            if given[cell] || apart[cell] {
-                continue;
-            }
-            cells.push(cell);
-            cubes *= n as u64;
-            for group in puzzle.groups().iter().filter(|g| g.cells().iter().any(|c| c.index(n) == cell)) {
-                for member in group.cells() {
-                    apart[member.index(n)] = true;
+        // Cells that share no group first, then any that are left.
+        for independent in [true, false] {
+            for cell in 0..n * n {
+                if cubes >= wanted || n < 2 {
+                    break;
                 }
+                let taken = cells.contains(&cell);
+                let clash = peers[cell].iter().any(|p| cells.contains(p));
+                if given[cell] != 0 || taken || (independent && clash) {
+                    continue;
+                }
+                cells.push(cell);
+                cubes = cubes.saturating_mul(u64::from(left(cell).count_ones()).max(1));
             }
         }
-        Split { size: n, cells, parts }
+        let candidates = cells.iter().map(|&cell| left(cell)).collect();
+        let clashes = cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| (0..i).filter(|&j| peers[*cell].contains(&cells[j])).collect())
+            .collect();
+        Split { size: n, cells, candidates, clashes, parts }
     }
 
     /// The split cells, in order.
@@ -72,13 +103,8 @@ impl Split {
         &self.cells
     }
 
-    /// How many cubes there are: N^(split cells).
-    pub(crate) fn cubes(&self) -> u64 {
-        (self.size as u64).pow(self.cells.len() as u32)
-    }
-
     /// Cube `k`.
-    pub(crate) fn cube(&self, k: u64) -> Cube {
+    fn cube(&self, k: u64) -> Cube {
         let n = self.size as u64;
         let mut rest = k;
         self.cells
@@ -92,13 +118,39 @@ impl Split {
     }
 
     /// The part (from 1) cube `k` belongs to.
-    pub(crate) fn part_of(&self, k: u64) -> u64 {
+    fn part_of(&self, k: u64) -> u64 {
         splitmix64(k) % self.parts + 1
     }
 
-    /// The cubes of part `part` (from 1), in order.
-    pub(crate) fn part(&self, part: u64) -> impl Iterator<Item = Cube> + '_ {
-        (0..self.cubes()).filter(move |&k| self.part_of(k) == part).map(|k| self.cube(k))
+    /// The cubes of part `part` (from 1), or of every part, in order,
+    /// leaving out those that give a split cell the value of a given in
+    /// its groups, or two split cells in one group the same value: they
+    /// hold no solution.
+    pub(crate) fn cubes(&self, part: Option<u64>) -> Vec<Cube> {
+        let mut found = Vec::new();
+        let mut values = vec![0usize; self.cells.len()];
+        self.extend(0, 0, 1, &mut values, part, &mut found);
+        found
+    }
+
+    /// Gives split cells `i..` each value they may take, in turn, below
+    /// the cube number `k` of the cells before (whose place value is
+    /// `weight`).
+    fn extend(&self, i: usize, k: u64, weight: u64, values: &mut [usize], part: Option<u64>, found: &mut Vec<Cube>) {
+        if i == self.cells.len() {
+            if part.is_none_or(|p| self.part_of(k) == p) {
+                found.push(self.cube(k));
+            }
+            return;
+        }
+        for value in 1..=self.size {
+            let clash = self.clashes[i].iter().any(|&j| values[j] == value);
+            if self.candidates[i] & (1 << value) == 0 || clash {
+                continue;
+            }
+            values[i] = value;
+            self.extend(i + 1, k + (value as u64 - 1) * weight, weight * self.size as u64, values, part, found);
+        }
     }
 }
 
@@ -121,24 +173,37 @@ mod tests {
         let mut givens = [0u8; 81];
         givens[0] = 5;
         let sudoku = Puzzle::sudoku(9, crate::BoxShape::default_for(9), &givens).unwrap();
-        let split = Split::new(&sudoku, 16);
-        // 9^4 = 6561 ≥ 64 × 16: four cells; A1 is given, and each next cell
-        // is the first in no row, column or box of one taken.
+        let split = Split::with_cubes(&sudoku, 16, 1024);
+        // 8 · 9 · 9 · 9 ≥ 1024: four cells; A1 is given, and each next
+        // cell is the first in no row, column or box of one taken.
         assert_eq!(split.cells(), [1, 12, 24, 27]);
     }
 
     #[test]
     fn cubes_number_every_assignment_once() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
-        let split = Split::new(&latin, 2);
-        // 4^4 = 256 ≥ 64 × 2: the diagonal.
+        let split = Split::with_cubes(&latin, 2, 128);
+        // 4^4 = 256 ≥ 128: the diagonal.
         assert_eq!(split.cells(), [0, 5, 10, 15]);
-        assert_eq!(split.cubes(), 256);
-        let cubes: std::collections::HashSet<Cube> = (0..256).map(|k| split.cube(k)).collect();
+        let cubes: std::collections::HashSet<Cube> = split.cubes(None).into_iter().collect();
         assert_eq!(cubes.len(), 256);
         assert_eq!(split.cube(1), vec![(0, 2), (5, 1), (10, 1), (15, 1)]);
-        let sizes: Vec<usize> = (1..=2).map(|p| split.part(p).count()).collect();
-        assert_eq!(sizes.iter().sum::<usize>(), 256);
-        assert!(sizes.iter().all(|&s| s > 100), "{sizes:?}");
+        let parts: Vec<Vec<Cube>> = (1..=2).map(|p| split.cubes(Some(p))).collect();
+        assert_eq!(parts[0].len() + parts[1].len(), 256);
+        assert!(parts.iter().all(|p| p.len() > 100), "{:?}", parts.iter().map(Vec::len).collect::<Vec<_>>());
+        assert!(parts[0].iter().all(|c| !parts[1].contains(c)));
+    }
+
+    #[test]
+    fn more_parts_than_free_cells_allow_take_cells_that_share_groups() {
+        let latin = Puzzle::new(3, vec![], vec![]).unwrap();
+        let split = Split::with_cubes(&latin, 4, 256);
+        // 256 cubes: the diagonal gives 27, A2, A3 and B1 the rest.
+        assert_eq!(split.cells(), [0, 4, 8, 1, 2, 3]);
+        // Values differ along rows and columns: 36 of the 729 assignments
+        // (counted by brute force).
+        let cubes = split.cubes(None);
+        assert_eq!(cubes.len(), 36);
+        assert!(cubes.iter().all(|c| c[0].1 != c[3].1 && c[0].1 != c[4].1 && c[3].1 != c[4].1));
     }
 }
