@@ -261,8 +261,9 @@ pub struct TupleLimit {
 /// Threads for many puzzles.
 #[derive(Clone, Copy, Debug, Args)]
 pub struct Jobs {
-    /// Threads: for many puzzles or cases, one each at a time; for a few puzzles (count), each
-    /// split across all; 0 means one per core. Output keeps their order.
+    /// Threads; 0 means one per core. Many puzzles or cases run one to a thread; count on a
+    /// file of fewer than four puzzles a thread splits each count that passes 10,000
+    /// solutions across all of them. Output keeps the puzzles' order.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub jobs: usize,
 }
