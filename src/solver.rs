@@ -33,13 +33,13 @@ pub trait Enumerate {
 pub struct Count {
     /// Solutions found.
     pub count: u64,
-    /// `true` if this is every solution; `false` if the limit stopped the
-    /// search (there may be more).
+    /// `true` if this is every solution; `false` if there are more than
+    /// the limit (the search looked one past it).
     pub complete: bool,
 }
 
 impl fmt::Display for Count {
-    /// `3`, or `1000+` when the limit cut the count short.
+    /// `3`, or `1000+` when there are more than the limit of 1,000.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, if self.complete { "" } else { "+" })
     }
@@ -148,7 +148,9 @@ impl Solver {
         first(self, puzzle)
     }
 
-    /// Counts solutions, stopping at `limit` if one is given. Stores none.
+    /// Counts solutions, stopping at `limit` if one is given (it looks for
+    /// one more, so that a count that ends at the limit is complete). Stores
+    /// none.
     pub fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
         count(self, puzzle, limit)
     }
@@ -182,18 +184,20 @@ impl Solver {
         // Chunks of cubes: a few dozen a thread, each one call of a backend.
         let chunk = cubes.len().div_ceil(threads * 32).max(1);
         let (next, found) = (AtomicUsize::new(0), AtomicU64::new(0));
+        // One past the limit, as `count` does.
         let limit = limit.unwrap_or(u64::MAX);
+        let look = limit.saturating_add(1);
         let work = || -> Result<Stats, SolveError> {
             let mut total = Stats { complete: true, ..Stats::default() };
             loop {
                 let start = next.fetch_add(chunk, Ordering::Relaxed);
-                if start >= cubes.len() || found.load(Ordering::Relaxed) >= limit {
+                if start >= cubes.len() || found.load(Ordering::Relaxed) >= look {
                     total.complete &= start >= cubes.len();
                     return Ok(total);
                 }
                 let stats = self.run(puzzle, &cubes[start..(start + chunk).min(cubes.len())], &mut |_| {
                     let n = found.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    if n >= look { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
                 })?;
                 total = sum(total, &stats);
             }
@@ -210,9 +214,10 @@ impl Solver {
         for result in results {
             stats = sum(stats, &result?);
         }
-        let count = found.load(Ordering::Relaxed).min(limit);
+        let found = found.load(Ordering::Relaxed);
+        let count = found.min(limit);
         stats.solutions = count;
-        stats.complete &= count < limit;
+        stats.complete &= found <= limit;
         Ok((Count { count, complete: stats.complete }, stats))
     }
 
@@ -318,12 +323,15 @@ pub(crate) fn count(solver: &dyn Enumerate, puzzle: &Puzzle, limit: Option<u64>)
     if limit == Some(0) {
         return Ok((Count { count: 0, complete: false }, Stats::default()));
     }
-    let mut count = 0u64;
+    // One past the limit: a count that ends at the limit is then exact.
+    let look = limit.map(|l| l.saturating_add(1));
+    let mut found = 0u64;
     let stats = solver.enumerate(puzzle, &mut |_| {
-        count += 1;
-        if limit.is_some_and(|l| count >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        found += 1;
+        if look.is_some_and(|l| found >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
-    Ok((Count { count, complete: stats.complete }, stats))
+    let count = limit.map_or(found, |l| found.min(l));
+    Ok((Count { count, complete: stats.complete }, Stats { solutions: count, ..stats }))
 }
 
 /// None, one or the first two solutions `solver` finds.

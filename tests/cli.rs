@@ -512,3 +512,18 @@ fn shard_counts_add_up_to_the_whole() {
     // One puzzle on two threads: split across them, the same count.
     assert_eq!(stdout(&cagey(&["count", "--jobs", "2", "puzzles/sudoku/empty-5x5.txt"])).trim(), "161280");
 }
+
+#[test]
+fn a_count_that_ends_at_the_limit_is_exact() {
+    let count = |limit: &str, file: &str, jobs: &str| {
+        stdout(&cagey(&["count", "--limit", limit, "--jobs", jobs, file])).trim().to_string()
+    };
+    for jobs in ["1", "2"] {
+        assert_eq!(count("288", "puzzles/sudoku/empty-4x4.txt", jobs), "288");
+        assert_eq!(count("287", "puzzles/sudoku/empty-4x4.txt", jobs), "287+");
+        assert_eq!(count("1", "puzzles/sudoku/hardest-unique.txt", jobs), "1");
+    }
+    let out = cagey(&["count", "--limit", "3", "--format", "json", SEED]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((&record["count"], &record["complete"]), (&3.into(), &true.into()));
+}

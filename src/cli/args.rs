@@ -120,7 +120,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub input: InputArgs,
 
-    /// Stop counting at N; the count then prints as 'N+'.
+    /// Stop counting past N: a count of N or fewer is exact, more prints as 'N+'.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
