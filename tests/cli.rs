@@ -527,3 +527,10 @@ fn a_count_that_ends_at_the_limit_is_exact() {
     let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!((&record["count"], &record["complete"]), (&3.into(), &true.into()));
 }
+
+#[test]
+fn a_byte_order_mark_does_not_change_the_format() {
+    let kenken = std::fs::read_to_string(SEED).unwrap();
+    let out = cagey_with_input(&["count", "-"], &format!("\u{feff}{kenken}"));
+    assert_eq!((code(&out), stdout(&out)), (0, "3\n".to_string()), "{}", stderr(&out));
+}

@@ -14,6 +14,7 @@ pub use options::{Boxes, Format, ParseOptions, Parsed};
 /// a cage line means KenKen, anything else Sudoku (whose `#` lines are
 /// comments). `None` for a text with no meaningful line.
 pub fn detect(text: &str) -> Option<Format> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for line in text.lines() {
         let fields = fields(line);
         let Some(&(_, first)) = fields.first() else {
@@ -77,5 +78,8 @@ mod tests {
         assert_eq!(detect("....\n"), Some(Format::Sudoku));
         assert_eq!(detect("5 3 . | . 7 ."), Some(Format::Sudoku));
         assert_eq!(detect("# only a comment\n\n"), None);
+        // A byte-order mark, as some editors write, changes nothing.
+        assert_eq!(detect("\u{feff}# 4\n+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("\u{feff}1...\n"), Some(Format::Sudoku));
     }
 }
