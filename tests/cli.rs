@@ -534,3 +534,11 @@ fn a_byte_order_mark_does_not_change_the_format() {
     let out = cagey_with_input(&["count", "-"], &format!("\u{feff}{kenken}"));
     assert_eq!((code(&out), stdout(&out)), (0, "3\n".to_string()), "{}", stderr(&out));
 }
+
+#[test]
+fn jobs_are_capped_at_the_cores_with_a_warning() {
+    let out = cagey(&["count", "--jobs", "3000", SEED]);
+    assert_eq!((code(&out), stdout(&out)), (0, "3\n".to_string()));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(stderr(&out).contains(&format!("--jobs 3000 is more than the {cores} cores here")), "{}", stderr(&out));
+}

@@ -268,6 +268,19 @@ pub struct Jobs {
     pub jobs: usize,
 }
 
+impl Jobs {
+    /// The threads for `work` items: as many as asked (one per core for 0),
+    /// but no more than the cores, with a warning, nor than the items.
+    pub fn threads(&self, work: usize) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if self.jobs > cores {
+            eprintln!("cagey: warning: --jobs {} is more than the {cores} cores here: using {cores}", self.jobs);
+        }
+        let asked = if self.jobs == 0 { cores } else { self.jobs.min(cores) };
+        asked.min(work).max(1)
+    }
+}
+
 /// What random puzzles look like, and the seed they are drawn from.
 #[derive(Clone, Debug, Args)]
 pub struct PuzzleShape {

@@ -8,8 +8,7 @@ use rayon::prelude::*;
 
 use super::exit::RunError;
 
-/// Solves the items on `jobs` threads (0: one per core), a batch at a
-/// time, and hands each result to `report` in the order of the items, until
+/// Solves the items on `jobs` threads, a batch at a time, and hands each result to `report` in the order of the items, until
 /// `report` says to stop.
 pub fn in_order<T: Sync, R: Send>(
     items: impl IntoIterator<Item = T>,

@@ -27,7 +27,7 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let mut disagreed = false;
     in_order(
         0..args.cases,
-        args.jobs.jobs,
+        args.jobs.threads(usize::try_from(args.cases).unwrap_or(usize::MAX)),
         |&case| fuzzer.run(case),
         |case, result| {
             bar.inc(1);

@@ -98,10 +98,7 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
         solver = solver.shard(shard.index, shard.count);
     }
     let solver = solver.build();
-    let threads = match args.jobs.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        jobs => jobs,
-    };
+    let threads = args.jobs.threads(usize::MAX);
     // Few puzzles for the threads: each is split across them instead.
     let split = entries.len() < 4 * threads;
     let count = |entry: &Entry| match split {
@@ -109,7 +106,7 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
         false => solver.count(&entry.puzzle, args.limit),
     };
     let solve = |entry: &&Entry| timed(|| count(entry));
-    in_order(entries, if split { 1 } else { threads }, solve, |entry, result| {
+    in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
         if count.count == 0 {
             answer = Answer::Negative;
@@ -139,7 +136,7 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
     let solve = |entry: &&Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
-    in_order(entries, args.jobs.jobs, solve, |entry, result| {
+    in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
             Uniqueness::None => ("none", vec![]),
