@@ -204,8 +204,14 @@ fn uncaged_cells_are_named_in_a_warning() {
     let out = cagey(&["count", "puzzles/kenken/seed-4x4-noop.txt"]);
     assert_eq!(code(&out), 0);
     assert_eq!(stdout(&out), "3\n");
-    assert!(stderr(&out).contains("warning: puzzles/kenken/seed-4x4-noop.txt:1: cells in no cage"), "{}", stderr(&out));
-    assert!(stderr(&out).trim_end().ends_with(": C1"));
+    let lines: Vec<String> = stderr(&out).lines().map(String::from).collect();
+    assert_eq!(lines[0], "cagey: warning: puzzles/kenken/seed-4x4-noop.txt:1: 1 cell in no cage: C1");
+    assert!(lines[1].contains("2>/dev/null silences"), "{lines:?}");
+    // A large empty grid: the count and the first few, and the note once.
+    let empty = cagey_with_input(&["count", "--limit", "1", "puzzles/kenken/seed-4x4-noop.txt", "-"], "# 25\n");
+    let text = stderr(&empty);
+    assert!(text.contains("<stdin>:1: 625 cells in no cage: A1 A2 A3 A4 A5 A6 A7 A8 and 617 more\n"), "{text}");
+    assert_eq!(text.matches("cagey: note:").count(), 1, "{text}");
 }
 
 /// Each bad input: the text, and what the message must contain.

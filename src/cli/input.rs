@@ -53,6 +53,7 @@ pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Vec<Entry>, 
 pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
     let (forced, boxes) = (read_args.input_format, read_args.boxes.boxes);
     let mut entries = Vec::new();
+    let mut warned = false;
     for path in files {
         let (name, text) = read(path)?;
         let format = forced.or_else(|| format::detect(&text));
@@ -60,13 +61,23 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
             let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
             if !uncaged.is_empty() {
+                const SHOWN: usize = 8;
+                let more = uncaged.len().saturating_sub(SHOWN);
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                let cells = uncaged.iter().take(SHOWN).join(" ");
+                let (line, count) = (parsed.line, uncaged.len());
                 // A failed warning must not stop the work.
-                let _ = writeln!(
-                    warnings,
-                    "cagey: warning: {name}:{}: cells in no cage, constrained only by their row and column: {}",
-                    parsed.line,
-                    uncaged.iter().join(" ")
-                );
+                let cells_word = if count == 1 { "cell" } else { "cells" };
+                let _ =
+                    writeln!(warnings, "cagey: warning: {name}:{line}: {count} {cells_word} in no cage: {cells}{more}");
+                if !warned {
+                    let _ = writeln!(
+                        warnings,
+                        "cagey: note: a cell in no cage is allowed (only its rows, columns and boxes constrain it); \
+                         the warning is on standard error, which 2>/dev/null silences"
+                    );
+                    warned = true;
+                }
             }
             entries.push(Entry { source: name.clone(), line: parsed.line, puzzle: parsed.puzzle });
         }
