@@ -100,7 +100,8 @@ fn solve_json_streams_a_line_per_solution_then_a_result_per_puzzle() {
     assert_eq!(result["source"], SEED);
     assert!(result["nodes"].as_u64().unwrap() >= 1);
     assert!(result["sat_calls"].is_null(), "a counter the backend does not keep is left out");
-    assert!(result["elapsed_ms"].as_f64().is_some());
+    let elapsed = result["elapsed_ms"].to_string();
+    assert!(elapsed.split('.').nth(1).is_none_or(|digits| digits.len() <= 3), "whole microseconds: {elapsed}");
     assert!(rest[..288].iter().all(|s| s["type"] == "solution" && s["grid"].as_array().unwrap().len() == 4));
     assert_eq!((&rest[288]["type"], &rest[288]["count"]), (&"result".into(), &288.into()));
 }
@@ -547,4 +548,17 @@ fn jobs_are_capped_at_the_cores_with_a_warning() {
     assert_eq!((code(&out), stdout(&out)), (0, "3\n".to_string()));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert!(stderr(&out).contains(&format!("--jobs 3000 is more than the {cores} cores here")), "{}", stderr(&out));
+}
+
+#[test]
+fn a_negative_share_is_read_and_refused_as_out_of_range() {
+    for (flag, value) in [("--perturb", "-0.5"), ("--uncaged", "-1"), ("--scatter", "-0.1"), ("--wild", "-2")] {
+        let out = cagey(&["generate", "--size", "4", flag, value]);
+        assert_eq!(code(&out), 2);
+        assert!(
+            stderr(&out).contains(&format!("{flag} {value} is out of range: expected a share from 0 to 1")),
+            "{}",
+            stderr(&out)
+        );
+    }
 }

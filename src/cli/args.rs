@@ -303,11 +303,11 @@ pub struct PuzzleShape {
     /// The share of KenKen cages whose target is moved by one, or of Sudoku givens changed,
     /// so that some puzzles have no solution (0 to 1). Default: 0 for generate; for fuzz
     /// 0.03 (KenKen) or 0.01 (Sudoku).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub perturb: Option<f64>,
 
     /// Sudoku: the share of cells kept as givens (0 to 1).
-    #[arg(long, value_name = "P", default_value_t = 0.45)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.45)]
     pub clues: f64,
 
     #[command(flatten)]
@@ -323,17 +323,17 @@ pub struct PuzzleShape {
     pub extra_groups: usize,
 
     /// KenKen: the share of cells left in no cage (0 to 1).
-    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.0)]
     pub uncaged: f64,
 
     /// KenKen: the share of cages drawn from anywhere in the grid instead of grown from
     /// neighbours, so that values may repeat in them (0 to 1).
-    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.0)]
     pub scatter: f64,
 
     /// KenKen: the share of cages given a wild target instead of the planted one: at or next
     /// to 2^64 or 2^128, a product with a prime above N, N^k (0 to 1). Most are out of reach.
-    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.0)]
     pub wild: f64,
 
     /// KenKen: draw all the options above for each puzzle at random, over the whole model
