@@ -8,7 +8,22 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::args::Cli::parse();
+    let args = match cli::args::Cli::try_parse() {
+        Ok(args) => args,
+        // Help and version go to standard output, usage errors to standard
+        // error; output that cannot be written is an error too.
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            return match error.print() {
+                Ok(()) => ExitCode::from(code),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("cagey: cannot write output: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = cli::run(args, &mut out);

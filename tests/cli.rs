@@ -562,3 +562,12 @@ fn a_negative_share_is_read_and_refused_as_out_of_range() {
         );
     }
 }
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    let Ok(full) = std::fs::File::create("/dev/full") else { return };
+    let status = Command::new(env!("CARGO_BIN_EXE_cagey")).arg("--help").stdout(full).stderr(Stdio::null()).status();
+    assert_eq!(status.unwrap().code(), Some(2));
+    assert_eq!(code(&cagey(&["--help"])), 0);
+    assert_eq!(code(&cagey(&["count", "--bogus"])), 2);
+}
