@@ -571,3 +571,15 @@ fn help_that_cannot_be_written_is_an_error() {
     assert_eq!(code(&cagey(&["--help"])), 0);
     assert_eq!(code(&cagey(&["count", "--bogus"])), 2);
 }
+
+#[test]
+fn a_refused_cage_gets_advice_that_fits_the_command() {
+    let cnf = cagey(&["cnf", "--tuple-limit", "1", SEED]);
+    assert_eq!(code(&cnf), 2);
+    assert!(stderr(&cnf).trim_end().ends_with("raise --tuple-limit to encode it anyway"), "{}", stderr(&cnf));
+    let count = cagey(&["count", "--backend", "sat", "--tuple-limit", "1", SEED]);
+    assert_eq!(code(&count), 2);
+    assert!(stderr(&count).contains("or use --backend native or auto"), "{}", stderr(&count));
+    // auto, the default, goes on with native when SAT refuses.
+    assert_eq!(stdout(&cagey(&["count", "--tuple-limit", "1", SEED])), "3\n");
+}

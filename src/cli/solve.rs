@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use cagey::{Enumerate, Grid, Uniqueness};
+use cagey::{Enumerate, Grid, SatError, Uniqueness};
 
 use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
 use super::batch::in_order;
@@ -13,7 +13,14 @@ use super::input::{CliError, Entry};
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
-    move |error| RunError::Cli(CliError::Solve { label: entry.label(), error })
+    move |error| match error {
+        // The other backends need no tuples.
+        cagey::SolveError::Sat(SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. }) => {
+            let message = format!("{error}, or use --backend native or auto");
+            RunError::Cli(CliError::Unfit { place: entry.label(), message })
+        }
+        error => RunError::Cli(CliError::Solve { label: entry.label(), error }),
+    }
 }
 
 pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {

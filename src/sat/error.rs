@@ -16,7 +16,7 @@ pub enum SatError {
     /// A cage has more allowed tuples than the limit.
     #[error(
         "cage {} (the one at {first_cell}, {cells} cells) has more than {limit} allowed tuples; \
-         raise --tuple-limit to encode it anyway, or use the native backend",
+         raise --tuple-limit to encode it anyway",
         cage + 1
     )]
     TooManyTuples {
@@ -32,7 +32,7 @@ pub enum SatError {
     /// The search for a cage's allowed tuples ran past its step budget.
     #[error(
         "cage {} (the one at {first_cell}, {cells} cells) is too large to expand into allowed tuples \
-         (the search took more than {steps} steps); raise --tuple-limit to allow more, or use the native backend",
+         (the search took more than {steps} steps); raise --tuple-limit to allow more",
         cage + 1
     )]
     TuplesTooLong {
