@@ -583,3 +583,11 @@ fn a_refused_cage_gets_advice_that_fits_the_command() {
     // auto, the default, goes on with native when SAT refuses.
     assert_eq!(stdout(&cagey(&["count", "--tuple-limit", "1", SEED])), "3\n");
 }
+
+#[test]
+fn boxes_on_a_kenken_file_are_not_silently_ignored() {
+    let out = cagey(&["count", "--boxes", "2x2", SEED]);
+    assert_eq!(stdout(&out), "3\n");
+    assert!(stderr(&out).contains("--boxes applies to Sudoku input"), "{}", stderr(&out));
+    assert!(!stderr(&cagey(&["count", SEED])).contains("--boxes"));
+}

@@ -3,7 +3,7 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cagey::format::{self, Format, ParseOptions};
+use cagey::format::{self, Boxes, Format, ParseOptions};
 use cagey::{ParseError, Puzzle, SolveError};
 use itertools::Itertools;
 use thiserror::Error;
@@ -57,6 +57,13 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
     for path in files {
         let (name, text) = read(path)?;
         let format = forced.or_else(|| format::detect(&text));
+        if format == Some(Format::KenKen) && boxes != Boxes::Default {
+            let _ = writeln!(
+                warnings,
+                "cagey: warning: {name}: --boxes applies to Sudoku input; a KenKen file gives its boxes on its \
+                 size line ('# 9 boxes 3x3')"
+            );
+        }
         let options = ParseOptions { format, boxes };
         for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
             let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
