@@ -120,34 +120,44 @@ pub enum ParseErrorKind {
     Invalid(InvalidPuzzle),
 }
 
+/// Input text as a message shows it: control characters escaped (a NUL
+/// as `\0`), and past 40 characters cut short with `…`.
+fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+    if text.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseErrorKind::Empty => write!(f, "no puzzle found: expected a KenKen '# N' line or a Sudoku grid"),
             ParseErrorKind::MissingSize { found } => {
-                write!(f, "expected a size line '# N' to start a KenKen puzzle, found '{found}'")
+                write!(f, "expected a size line '# N' to start a KenKen puzzle, found '{}'", shown(found))
             }
             ParseErrorKind::BadSize { found } => {
-                write!(f, "bad size '{found}': expected a whole number from 1 to {MAX_SIZE}")
+                write!(f, "bad size '{}': expected a whole number from 1 to {MAX_SIZE}", shown(found))
             }
             ParseErrorKind::BadHeader { found } => {
-                write!(f, "bad header '{found}': expected '# N' or '# N boxes RxC'")
+                write!(f, "bad header '{}': expected '# N' or '# N boxes RxC'", shown(found))
             }
             ParseErrorKind::BadBoxes { found, size } => {
-                write!(f, "bad boxes '{found}': expected RxC with R times C = {size}, like 2x3")
+                write!(f, "bad boxes '{}': expected RxC with R times C = {size}, like 2x3", shown(found))
             }
             ParseErrorKind::UnknownOp { found } => {
-                write!(f, "unknown op '{found}': expected one of + - * / ! ? (or x × ÷ − =)")
+                write!(f, "unknown op '{}': expected one of + - * / ! ? (or x × ÷ − =)", shown(found))
             }
             ParseErrorKind::BadTarget { found } => {
-                write!(f, "bad target '{found}': expected a positive whole number")
+                write!(f, "bad target '{}': expected a positive whole number", shown(found))
             }
             ParseErrorKind::BadGiven { found, size } => {
-                write!(f, "bad given '{found}': a '!' cage holds a value from 1 to {size}")
+                write!(f, "bad given '{}': a '!' cage holds a value from 1 to {size}", shown(found))
             }
             ParseErrorKind::BadCell { found, size } => {
                 let last_row = char::from(b'A' + (*size as u8) - 1);
-                write!(f, "bad cell '{found}': expected a row A-{last_row} and a column 1-{size}, like B3")
+                write!(f, "bad cell '{}': expected a row A-{last_row} and a column 1-{size}, like B3", shown(found))
             }
             ParseErrorKind::RepeatedCell { cell } => {
                 write!(f, "cell {cell} is named twice in this cage")
@@ -163,6 +173,7 @@ impl fmt::Display for ParseErrorKind {
             }
             ParseErrorKind::BadChar { found, size } => {
                 let last = value_symbol(*size as u8);
+                let found = found.escape_debug();
                 write!(f, "bad character '{found}': expected '.' or '0' for an empty cell, or a value 1-{last}")
             }
             ParseErrorKind::BadLength { expected, found } => {

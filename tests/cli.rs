@@ -240,6 +240,18 @@ const BAD_INPUTS: &[(&str, &str)] = &[
     ("..........x.....\n", "<stdin>:1:11: bad character 'x'"),
     ("...............\n", "<stdin>:1:1: expected N² characters for an N×N grid"),
     ("1 2 . .\n. . 1 2\n. . .\n. . . .\n", "<stdin>:3:1: expected 4 cells in this row"),
+    // A line of the wrong length with a stray character: the character is named.
+    (
+        ".......................................................................x........\n",
+        "<stdin>:1:72: bad character 'x': expected '.' or '0' for an empty cell, or a value 1-9",
+    ),
+    // Control characters are escaped, long tokens cut short.
+    ("# 4\n\u{0} 3 A1 A2\n", "<stdin>:2:1: unknown op '\\0'"),
+    ("1.\u{1}.\n", "<stdin>:1:3: bad character '\\u{1}'"),
+    (
+        "# 4\n+ 99999999999999999999999999999999999999999999x A1 A2\n",
+        "bad target '9999999999999999999999999999999999999999…'",
+    ),
 ];
 
 #[test]

@@ -121,6 +121,11 @@ fn read_lines(block: &[(usize, &str)]) -> Result<Read, ReadError> {
         let (column, token) = first_token(text);
         let length = token.chars().count();
         let Some(size) = side(length) else {
+            // A character that is no cell is the likelier slip: name it.
+            if let Some((i, found)) = token.chars().enumerate().find(|&(_, ch)| char_value(ch).is_none()) {
+                let size = (1..=MAX_SIZE).find(|n| n * n >= length).unwrap_or(MAX_SIZE);
+                return Err((line, column + i, ParseErrorKind::BadChar { found, size }));
+            }
             let expected = "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string();
             return Err((line, column, ParseErrorKind::BadLength { expected, found: length }));
         };
