@@ -36,6 +36,11 @@ pub enum CliError {
     NotUtf8 { name: String, line: usize, column: usize },
     #[error(transparent)]
     Parse(ParseError),
+    /// A file read as KenKen for a `# N` line that reads as Sudoku without it.
+    #[error(
+        "{0} (read as KenKen for its '# N' line; if it is Sudoku, whose '#' lines are comments, use --input-format sudoku)"
+    )]
+    LooksLikeSudoku(ParseError),
     #[error("{label}: {error}")]
     Solve { label: String, error: SolveError },
     /// Input that parsed but does not fit what the command needs.
@@ -65,7 +70,14 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
             );
         }
         let options = ParseOptions { format, boxes };
-        for parsed in format::parse(&text, &name, &options).map_err(CliError::Parse)? {
+        let parsed = format::parse(&text, &name, &options).map_err(|error| {
+            let uncommented = text.lines().filter(|line| !line.trim_start().starts_with('#')).join("\n");
+            match forced.is_none() && format::detect(&uncommented) == Some(Format::Sudoku) {
+                true if format == Some(Format::KenKen) => CliError::LooksLikeSudoku(error),
+                _ => CliError::Parse(error),
+            }
+        })?;
+        for parsed in parsed {
             let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
             if !uncaged.is_empty() {
                 const SHOWN: usize = 8;

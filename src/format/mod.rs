@@ -24,7 +24,7 @@ pub fn detect(text: &str) -> Option<Format> {
             // `# N` or `#N`, perhaps with `boxes RxC` after it.
             let words: Vec<&str> =
                 [rest].into_iter().filter(|r| !r.is_empty()).chain(fields[1..].iter().map(|f| f.1)).collect();
-            let is_size = words.first().is_some_and(|s| s.parse::<u32>().is_ok());
+            let is_size = words.first().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
             if is_size && (words.len() == 1 || (words.len() == 3 && words[1] == "boxes")) {
                 return Some(Format::KenKen);
             }
