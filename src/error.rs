@@ -97,6 +97,9 @@ pub enum ParseErrorKind {
         /// How many cells were given.
         found: usize,
     },
+    /// A `# N` line with no cage after it, in a file of several puzzles
+    /// (a repeated or stray size line).
+    NoCages,
     /// A cage line with an op and no target or no cells.
     MissingField {
         /// What was expected next.
@@ -168,6 +171,11 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::WrongCellCount { op, found } => {
                 write!(f, "a '{op}' cage needs {}, found {found}", op.cell_count_rule())
             }
+            ParseErrorKind::NoCages => write!(
+                f,
+                "this size line starts a puzzle with no cages: expected cage lines after it \
+                 (a lone '# N' is a Latin square only as a file's one puzzle)"
+            ),
             ParseErrorKind::MissingField { expected } => {
                 write!(f, "line ends early: expected {expected}")
             }

@@ -76,6 +76,11 @@ pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
     if puzzles.is_empty() {
         return Err(error(1, 1, ParseErrorKind::Empty));
     }
+    // In a file of several puzzles, one with no cage is a repeated or stray
+    // size line, not a Latin square to count.
+    if let Some(empty) = puzzles.iter().find(|p| puzzles.len() > 1 && p.puzzle.cages().is_empty()) {
+        return Err(error(empty.line, 1, ParseErrorKind::NoCages));
+    }
     Ok(puzzles)
 }
 
@@ -286,6 +291,14 @@ mod tests {
     fn kind(text: &str) -> (usize, usize, ParseErrorKind) {
         let e = parse(text, "t").unwrap_err();
         (e.line, e.column, e.kind)
+    }
+
+    #[test]
+    fn a_repeated_or_stray_size_line_is_an_error() {
+        assert!(matches!(kind("# 4\n# 4\n+ 3 A1 A2\n"), (1, 1, ParseErrorKind::NoCages)));
+        assert!(matches!(kind("# 4\n+ 3 A1 A2\n# 4\n"), (3, 1, ParseErrorKind::NoCages)));
+        // A lone size line, as a file's one puzzle, is a Latin square.
+        assert_eq!(parse("# 4\n", "t").unwrap()[0].puzzle.cages().len(), 0);
     }
 
     #[test]
