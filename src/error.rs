@@ -160,7 +160,13 @@ impl fmt::Display for ParseErrorKind {
             }
             ParseErrorKind::BadCell { found, size } => {
                 let last_row = char::from(b'A' + (*size as u8) - 1);
-                write!(f, "bad cell '{}': expected a row A-{last_row} and a column 1-{size}, like B3", shown(found))
+                // An example that is a cell of this grid: B3, or B2 or A1 in the smallest.
+                let example = format!("{}{}", char::from(b'A' + (*size as u8).min(2) - 1), size.min(&3));
+                write!(
+                    f,
+                    "bad cell '{}': expected a row A-{last_row} and a column 1-{size}, like {example}",
+                    shown(found)
+                )
             }
             ParseErrorKind::RepeatedCell { cell } => {
                 write!(f, "cell {cell} is named twice in this cage")

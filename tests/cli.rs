@@ -245,6 +245,8 @@ const BAD_INPUTS: &[(&str, &str)] = &[
         ".......................................................................x........\n",
         "<stdin>:1:72: bad character 'x': expected '.' or '0' for an empty cell, or a value 1-9",
     ),
+    // The example cell is one of the grid's.
+    ("# 2\n+ 3 A1 C1\n", "<stdin>:2:8: bad cell 'C1': expected a row A-B and a column 1-2, like B2"),
     // A repeated size line is not a second puzzle to count.
     ("# 4\n# 4\n+ 3 A1 A2\n", "<stdin>:1:1: this size line starts a puzzle with no cages"),
     // Control characters are escaped, long tokens cut short.
