@@ -390,6 +390,11 @@ fn cnf_prints_dimacs_with_the_numbering_and_blocks_given_solutions() {
     let out = cagey(&["cnf", "--block", found.to_str().unwrap(), SEED]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("found.txt:1: expected a full 5x5 grid"), "{}", stderr(&out));
+    // A full grid that is no solution (here, not even a Latin square).
+    std::fs::write(&found, "1234512345345124512351234\n").unwrap();
+    let out = cagey(&["cnf", "--block", found.to_str().unwrap(), SEED]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("found.txt:1: not a solution of the puzzle"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 
     let out = cagey(&["cnf", "puzzles/sudoku/magictour-20.txt"]);

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use cagey::format::{Boxes, sudoku};
-use cagey::{Grid, Op, Puzzle, Solver};
+use cagey::{Grid, Op, Puzzle, Solver, verify};
 
 use super::args::CnfArgs;
 use super::exit::{Answer, RunError};
@@ -49,10 +49,18 @@ fn read_solutions(path: &std::path::Path, puzzle: &Puzzle) -> Result<Vec<Grid>, 
                     values[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
                 }
             }
-            Grid::new(n, values).ok_or_else(|| CliError::Unfit {
-                place: format!("{name}:{}", p.line),
+            let place = format!("{name}:{}", p.line);
+            let grid = Grid::new(n, values).ok_or_else(|| CliError::Unfit {
+                place: place.clone(),
                 message: format!("expected a full {n}x{n} grid, every cell filled, to block as a solution"),
-            })
+            })?;
+            match verify(puzzle, &grid) {
+                Ok(()) => Ok(grid),
+                Err(violation) => {
+                    let message = format!("not a solution of the puzzle ({violation}): --block takes its solutions");
+                    Err(CliError::Unfit { place, message })
+                }
+            }
         })
         .collect()
 }
