@@ -94,6 +94,12 @@ fn first_token(line: &str) -> (usize, &str) {
 }
 
 fn is_line_block(block: &[(usize, &str)]) -> bool {
+    // N lines of N cells are a grid, even when each line could also be a
+    // puzzle of order √N (`1...` over four lines is a 4x4 grid, not four
+    // 2x2 puzzles).
+    if block.len() > 1 && grid_rows(block).is_some() {
+        return false;
+    }
     let (_, first) = block[0];
     let (_, token) = first_token(first);
     let Some(size) = side(token.chars().count()) else {
@@ -230,6 +236,15 @@ mod tests {
         assert_eq!(parsed[0].puzzle.cages().len(), 2);
         assert_eq!(parsed[0].puzzle.extra_groups().len(), 4);
         assert_eq!(parsed[1].puzzle.cages()[0].cells(), [Cell::new(0, 2)]);
+    }
+
+    #[test]
+    fn n_lines_of_n_cells_are_a_grid() {
+        let parsed = parse("1...\n....\n....\n...1\n", "t", Boxes::Default).unwrap();
+        assert_eq!((parsed.len(), parsed[0].puzzle.size(), parsed[0].puzzle.cages().len()), (1, 4, 2));
+        // Fewer lines than cells a line: each line is a puzzle.
+        let parsed = parse("1...\n..2.\n", "t", Boxes::Default).unwrap();
+        assert_eq!((parsed.len(), parsed[0].puzzle.size()), (2, 2));
     }
 
     #[test]
