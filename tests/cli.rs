@@ -629,3 +629,19 @@ fn kenken_comments_and_sudoku_behind_a_number_line() {
     let out = cagey_with_input(&["count", "-"], "# 99999999999999999999\n");
     assert!(stderr(&out).contains("1:3: bad size '99999999999999999999': expected a whole number from 1 to 25"));
 }
+
+#[test]
+fn check_writes_a_json_line_per_puzzle() {
+    let out = cagey(&["check", "--format", "json", SEED, "puzzles/sudoku/empty-4x4.txt"]);
+    assert_eq!(code(&out), 0);
+    let records: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 2);
+    let seed = &records[0];
+    assert_eq!((&seed["type"], &seed["agree"], &seed["line"]), (&"check".into(), &true.into(), &1.into()));
+    assert!(seed["digest"].as_str().unwrap().starts_with("3:"));
+    let backends: Vec<&str> = seed["runs"].as_array().unwrap().iter().map(|r| r["backend"].as_str().unwrap()).collect();
+    assert_eq!(backends, ["native", "sat", "auto"]);
+    assert!(seed["runs"].as_array().unwrap().iter().all(|r| r["count"] == 3 && r["complete"] == true));
+    assert_eq!(seed["runs"][2]["answered_by"], "native");
+    assert_eq!(records[1]["runs"][1]["count"], 288);
+}

@@ -200,6 +200,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub store: usize,
 
+    /// Output format: text (a table) or json (one object per puzzle, one per line).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+
     #[command(flatten)]
     pub tuples: TupleLimit,
 }

@@ -3,12 +3,12 @@
 
 use std::io::{self, Write};
 
-use cagey::check::{Limits, cross_check};
+use cagey::check::{Limits, Report, cross_check};
 use cagey::{Backend, Enumerate, Solver};
 
-use super::args::CheckArgs;
+use super::args::{CheckArgs, OutputFormat};
 use super::exit::{Answer, RunError};
-use super::input::{CliError, load};
+use super::input::{CliError, Entry, load};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let entries = load(&args.input, &mut io::stderr())?;
@@ -16,15 +16,25 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
     let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
     let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
-    writeln!(
-        out,
-        "{:width$}  {:>9}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  {:>11}  {:6}  digest",
-        "puzzle", "native", "sat", "auto", "agree", "native ms", "sat ms", "auto ms", "by"
-    )?;
+    let json = args.format == OutputFormat::Json;
+    if !json {
+        writeln!(
+            out,
+            "{:width$}  {:>9}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  {:>11}  {:6}  digest",
+            "puzzle", "native", "sat", "auto", "agree", "native ms", "sat ms", "auto ms", "by"
+        )?;
+    }
     let mut answer = Answer::Positive;
     for entry in &entries {
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
             .map_err(|error| CliError::Solve { label: entry.label(), error })?;
+        if report.disagreement.is_some() {
+            answer = Answer::Negative;
+        }
+        if json {
+            write_json(out, entry, &report)?;
+            continue;
+        }
         let count = |i: usize| {
             let run = &report.runs[i];
             format!("{}{}", run.count, if run.complete { "" } else { "+" })
@@ -50,9 +60,41 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         )?;
         if let Some(disagreement) = &report.disagreement {
             writeln!(out, "{disagreement}")?;
-            answer = Answer::Negative;
         }
         out.flush()?;
     }
     Ok(answer)
+}
+
+/// One JSON line for a puzzle: each run with its count, completeness, time
+/// and counters, whether they agree, the digest of the agreed set, and what
+/// was found wrong.
+fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> io::Result<()> {
+    let runs: Vec<serde_json::Value> = report
+        .runs
+        .iter()
+        .map(|run| {
+            let mut record = serde_json::to_value(run.stats).expect("stats serialise");
+            record["backend"] = run.name.clone().into();
+            record["count"] = run.count.into();
+            record["complete"] = run.complete.into();
+            record["elapsed_ms"] = (run.elapsed.as_micros() as f64 / 1e3).into();
+            record
+        })
+        .collect();
+    let first = &report.runs[0];
+    let same = report.runs.iter().all(|run| run.complete && run.digest == first.digest);
+    let record = serde_json::json!({
+        "type": "check",
+        "source": entry.source,
+        "line": entry.line,
+        "size": entry.puzzle.size(),
+        "agree": report.agree(),
+        "digest": same.then(|| first.digest.to_string()),
+        "disagreement": report.disagreement.as_ref().map(ToString::to_string),
+        "runs": runs,
+    });
+    serde_json::to_writer(&mut *out, &record)?;
+    writeln!(out)?;
+    out.flush()
 }
