@@ -659,6 +659,7 @@ pub fn make_unique<R: Rng + ?Sized>(
     let confirmed = solver::uniqueness(confirmer.1, &puzzle)?.0;
     if confirmed != verdict {
         let found = match confirmed {
+            Uniqueness::Unknown(_) => "no answer within its timeout".to_string(),
             Uniqueness::None => "no solution".to_string(),
             Uniqueness::Unique(grid) => format!("another single solution:\n{grid}"),
             Uniqueness::Multiple(a, b) => format!("several solutions, among them:\n{a}\n{b}"),

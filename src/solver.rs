@@ -5,8 +5,10 @@
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::backend::Backend;
 use crate::error::SolveError;
@@ -48,6 +50,9 @@ impl fmt::Display for Count {
 /// Whether a puzzle has exactly one solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Uniqueness {
+    /// The timeout cut the search short before it could tell: the solution
+    /// found, if one was.
+    Unknown(Option<Grid>),
     /// No solution.
     None,
     /// Exactly one solution.
@@ -76,6 +81,11 @@ pub struct Solver {
     tuple_limit: usize,
     /// Part `.0` of `.1` (from 1), or the whole search.
     shard: Option<(u64, u64)>,
+    /// How long one search may take.
+    timeout: Option<Duration>,
+    /// When the searches of one question must stop (set for the parts of a
+    /// question split across threads).
+    deadline: Option<Instant>,
 }
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
@@ -107,6 +117,15 @@ impl SolverBuilder {
         self
     }
 
+    /// Stop each search (one call of `count`, `uniqueness`, …) after this
+    /// long: it then reports what it found, incomplete, with
+    /// [`Stats::timed_out`] set. With the SAT backend, a timeout costs 5-50%
+    /// of its speed (varisat is interrupted through its proof output).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.0.timeout = Some(timeout);
+        self
+    }
+
     /// The solver.
     pub fn build(self) -> Solver {
         self.0
@@ -130,7 +149,7 @@ impl Solver {
 
     /// `backend` with default settings.
     pub const fn new(backend: Backend) -> Self {
-        Solver { backend, tuple_limit: Self::DEFAULT_TUPLE_LIMIT, shard: None }
+        Solver { backend, tuple_limit: Self::DEFAULT_TUPLE_LIMIT, shard: None, timeout: None, deadline: None }
     }
 
     /// Settings beyond the backend, starting from the defaults.
@@ -170,9 +189,11 @@ impl Solver {
         if threads <= 1 {
             return self.count(puzzle, limit);
         }
+        // One deadline for the probe and every part.
+        let solver = &Solver { deadline: self.deadline(), ..*self };
         let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
-        let (count, stats) = self.count(puzzle, Some(probe))?;
-        if count.complete || limit.is_some_and(|l| l <= probe) {
+        let (count, stats) = solver.count(puzzle, Some(probe))?;
+        if count.complete || stats.timed_out || limit.is_some_and(|l| l <= probe) {
             return Ok((count, stats));
         }
         let cubes = match self.shard {
@@ -195,7 +216,7 @@ impl Solver {
                     total.complete &= start >= cubes.len();
                     return Ok(total);
                 }
-                let stats = self.run(puzzle, &cubes[start..(start + chunk).min(cubes.len())], &mut |_| {
+                let stats = solver.run(puzzle, &cubes[start..(start + chunk).min(cubes.len())], &mut |_| {
                     let n = found.fetch_add(1, Ordering::Relaxed) + 1;
                     if n >= look { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
                 })?;
@@ -255,19 +276,49 @@ impl Enumerate for Solver {
 }
 
 impl Solver {
-    /// The backend on the solutions in `cubes`.
+    /// When a search that starts now must stop.
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline.or_else(|| self.timeout.map(|timeout| Instant::now() + timeout))
+    }
+
+    /// The backend on the solutions in `cubes`, until the deadline.
     fn run(
         &self,
         puzzle: &Puzzle,
         cubes: &[Vec<(usize, usize)>],
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
+        let deadline = self.deadline();
+        let past = || deadline.is_some_and(|d| Instant::now() >= d);
         let stats = match self.backend {
-            Backend::Native => native::enumerate(puzzle, cubes, on_solution),
-            Backend::Sat => sat::enumerate(puzzle, self.tuple_limit, &[], cubes, None, on_solution)?,
-            Backend::Auto => return portfolio::enumerate(puzzle, self.tuple_limit, cubes, on_solution),
+            Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| past(), &mut |grid| {
+                if past() { ControlFlow::Break(()) } else { on_solution(grid) }
+            }),
+            Backend::Sat => {
+                let stop = AtomicBool::new(false);
+                thread::scope(|scope| {
+                    // A watchdog sets `stop` at the deadline, unless the
+                    // search ends first and drops `done`.
+                    let (done, wait) = mpsc::channel::<()>();
+                    if let Some(deadline) = deadline {
+                        let stop = &stop;
+                        scope.spawn(move || {
+                            let left = deadline.saturating_duration_since(Instant::now());
+                            if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        });
+                    }
+                    let stop = deadline.map(|_| &stop);
+                    let stats = sat::enumerate(puzzle, self.tuple_limit, &[], cubes, stop, on_solution);
+                    drop(done);
+                    stats
+                })?
+            }
+            Backend::Auto => portfolio::enumerate(puzzle, self.tuple_limit, cubes, deadline, on_solution)?,
         };
-        Ok(Stats { answered_by: Some(self.backend), ..stats })
+        let answered_by = stats.answered_by.or(Some(self.backend));
+        Ok(Stats { answered_by, timed_out: !stats.complete && past(), ..stats })
     }
 }
 
@@ -286,6 +337,7 @@ fn sum(a: Stats, b: &Stats) -> Stats {
         variables: a.variables.max(b.variables),
         clauses: a.clauses.max(b.clauses),
         sat_calls: add(a.sat_calls, b.sat_calls),
+        timed_out: a.timed_out || b.timed_out,
         answered_by: if a.answered_by.is_none() || a.answered_by == b.answered_by {
             b.answered_by
         } else {
@@ -339,6 +391,7 @@ pub(crate) fn uniqueness(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<(Uni
     let (found, stats) = solutions(solver, puzzle, Some(2))?;
     let mut found = found.into_iter();
     let verdict = match (found.next(), found.next()) {
+        (one, None) if stats.timed_out => Uniqueness::Unknown(one),
         (None, _) => Uniqueness::None,
         (Some(one), None) => Uniqueness::Unique(one),
         (Some(one), Some(two)) => Uniqueness::Multiple(one, two),

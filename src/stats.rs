@@ -45,6 +45,9 @@ pub struct Stats {
     /// [`Solver`](crate::Solver), not by the engines.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub answered_by: Option<Backend>,
+    /// Whether the solver's timeout cut the search short.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub timed_out: bool,
     /// SAT: calls to the SAT solver.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub sat_calls: Option<u64>,

@@ -131,3 +131,18 @@ fn a_cage_too_large_to_expand_is_refused_in_bounded_time() {
     // The native backend, which needs no expansion, finds solutions at once.
     assert_eq!(Solver::new(Backend::Native).count(&puzzle, Some(3)).unwrap().0.count, 3);
 }
+
+#[test]
+fn a_timeout_cuts_every_backend_short_and_says_so() {
+    // 7x7 Latin squares: far too many to count in any test.
+    let latin = Puzzle::new(7, vec![], vec![]).unwrap();
+    for backend in Backend::ALL {
+        let solver = Solver::builder().backend(backend).timeout(std::time::Duration::from_millis(100)).build();
+        let (count, stats) = solver.count(&latin, None).unwrap();
+        assert!(!count.complete && stats.timed_out && count.count > 0, "{backend}: {count:?}");
+        assert!(!solver.count(&latin, Some(5)).unwrap().1.timed_out, "{backend}: a limit met in time");
+        // A timeout that is over before the search starts: nothing decided.
+        let instant = Solver::builder().backend(backend).timeout(std::time::Duration::from_nanos(1)).build();
+        assert_eq!(instant.uniqueness(&latin).unwrap().0, cagey::Uniqueness::Unknown(None), "{backend}");
+    }
+}

@@ -645,3 +645,22 @@ fn check_writes_a_json_line_per_puzzle() {
     assert_eq!(seed["runs"][2]["answered_by"], "native");
     assert_eq!(records[1]["runs"][1]["count"], 288);
 }
+
+#[test]
+fn a_timeout_prints_what_it_found_and_exits_3() {
+    let out = cagey(&["count", "--timeout", "0.05", "--jobs", "1", "-"]);
+    assert_eq!(code(&out), 2, "no puzzle on standard input");
+    let seven = format!("{}\n", ".".repeat(49));
+    let out = cagey_with_input(&["count", "--timeout", "0.05", "-"], &seven);
+    assert_eq!(code(&out), 3);
+    assert!(stdout(&out).trim_end().ends_with('+'), "{}", stdout(&out));
+    let out = cagey_with_input(&["count", "--timeout", "0.05", "--format", "json", "-"], &seven);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((&record["timed_out"], &record["complete"]), (&true.into(), &false.into()));
+    let out = cagey_with_input(&["unique", "--timeout", "0.000001", "-"], &seven);
+    assert_eq!((code(&out), stdout(&out)), (3, "unknown\n".to_string()));
+    let out = cagey(&["count", "--timeout", "-1", SEED]);
+    assert!(stderr(&out).contains("bad timeout '-1': expected a positive number of seconds"), "{}", stderr(&out));
+    // In time, nothing changes.
+    assert_eq!(code(&cagey(&["count", "--timeout", "60", SEED])), 0);
+}

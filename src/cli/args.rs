@@ -1,6 +1,7 @@
 //! The command line as clap reads it.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use cagey::format::{Boxes, Format};
 use cagey::{Backend, Solver, SolverBuilder};
@@ -249,6 +250,11 @@ pub struct SolverArgs {
     #[arg(long, value_name = "auto|native|sat", default_value = "auto")]
     pub backend: Backend,
 
+    /// Stop each puzzle's search after SECONDS (fractions allowed): the answer then says
+    /// what was found ('N+', 'unknown', JSON "timed_out": true) and the exit status is 3.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+
     #[command(flatten)]
     pub tuples: TupleLimit,
 }
@@ -435,6 +441,20 @@ impl SolverArgs {
 
     /// The backend with its settings, to add more.
     pub fn builder(&self) -> SolverBuilder {
-        Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit)
+        let builder = Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit);
+        match self.timeout {
+            Some(timeout) => builder.timeout(timeout),
+            None => builder,
+        }
     }
+}
+
+/// A positive number of seconds, as a duration.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let bad = || format!("bad timeout '{text}': expected a positive number of seconds, like 10 or 0.5");
+    let seconds: f64 = text.parse().map_err(|_| bad())?;
+    if !(seconds > 0.0 && seconds < 1e9) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }

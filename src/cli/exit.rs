@@ -12,6 +12,20 @@ pub enum Answer {
     Positive,
     /// No solution, not unique: exit 1.
     Negative,
+    /// A timeout cut a search short: exit 3.
+    TimedOut,
+}
+
+impl Answer {
+    /// The answer for a run of several puzzles: a timeout over a negative
+    /// answer, over a positive one.
+    pub fn and(self, other: Answer) -> Answer {
+        match (self, other) {
+            (Answer::TimedOut, _) | (_, Answer::TimedOut) => Answer::TimedOut,
+            (Answer::Negative, _) | (_, Answer::Negative) => Answer::Negative,
+            _ => Answer::Positive,
+        }
+    }
 }
 
 impl From<Answer> for ExitCode {
@@ -19,6 +33,7 @@ impl From<Answer> for ExitCode {
         match answer {
             Answer::Positive => ExitCode::SUCCESS,
             Answer::Negative => ExitCode::from(1),
+            Answer::TimedOut => ExitCode::from(3),
         }
     }
 }

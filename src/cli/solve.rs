@@ -31,12 +31,17 @@ pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     for entry in entries {
         let started = Instant::now();
         let stats = stream_solutions(&args.input, entry, limit, several, out)?;
-        if stats.solutions == 0 {
-            answer = Answer::Negative;
+        if stats.timed_out {
+            answer = answer.and(Answer::TimedOut);
+        } else if stats.solutions == 0 {
+            answer = answer.and(Answer::Negative);
         }
         if json {
             let outcome = Outcome::new(entry, args.input.solver.backend, stats, started.elapsed());
             write_record(out, &Record::Result(outcome))?;
+        } else if stats.timed_out {
+            let found = plural(stats.solutions, "solution");
+            writeln!(out, "# {found} before the timeout (there may be more)")?;
         } else if stats.solutions == 0 {
             writeln!(out, "# no solution")?;
         } else if limit != Some(1) {
@@ -115,8 +120,10 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let solve = |entry: &&Entry| timed(|| count(entry));
     in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
-        if count.count == 0 {
-            answer = Answer::Negative;
+        if stats.timed_out {
+            answer = answer.and(Answer::TimedOut);
+        } else if count.count == 0 {
+            answer = answer.and(Answer::Negative);
         }
         match input.format {
             OutputFormat::Json => {
@@ -146,13 +153,16 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
+            Uniqueness::Unknown(found) => ("unknown", found.iter().collect()),
             Uniqueness::None => ("none", vec![]),
             Uniqueness::Unique(grid) => ("unique", vec![grid]),
             Uniqueness::Multiple(a, b) => ("multiple", vec![a, b]),
         };
-        if word != "unique" {
-            answer = Answer::Negative;
-        }
+        answer = answer.and(match word {
+            "unique" => Answer::Positive,
+            "unknown" => Answer::TimedOut,
+            _ => Answer::Negative,
+        });
         match input.format {
             OutputFormat::Json => {
                 let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed).with_verdict(word, &grids);

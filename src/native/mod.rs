@@ -42,6 +42,7 @@ struct Counters {
 /// Only the solutions in `cubes` are handed out: each cube fixes cells
 /// (row-major index) to values (from 1) and is searched on its own;
 /// `&[vec![]]` is the whole space.
+#[cfg(test)]
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
     cubes: &[Vec<(usize, usize)>],
