@@ -4,6 +4,8 @@ mod cli;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use clap::Parser;
 
@@ -24,11 +26,23 @@ fn main() -> ExitCode {
             };
         }
     };
+    let started = Instant::now();
+    // The first Ctrl-C stops the searches, which print what they found; a
+    // second one ends the process at once.
+    let _ = ctrlc::set_handler(|| {
+        if cli::INTERRUPTED.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = cli::run(args, &mut out);
     let result = result.and_then(|answer| out.flush().map(|()| answer).map_err(Into::into));
     match result {
+        Ok(cli::Answer::Interrupted) => {
+            eprintln!("cagey: interrupted after {:.2} s", started.elapsed().as_secs_f64());
+            cli::Answer::Interrupted.into()
+        }
         Ok(answer) => answer.into(),
         // `cagey solve --all | head` closes the pipe early; that is not an error.
         Err(cli::RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -148,29 +148,32 @@ impl Portfolio<'_> {
 /// Hands every solution of `puzzle` to `on_solution`, as [the
 /// module](self) describes.
 /// Only the solutions in `cubes` are handed out (see `native::enumerate`).
-/// Past `deadline`, both sides stop.
+/// Past `deadline`, or once `interrupt` is set, both sides stop.
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
     tuple_limit: usize,
     cubes: &[Vec<(usize, usize)>],
     deadline: Option<Instant>,
+    interrupt: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SolveError> {
-    enumerate_with(puzzle, tuple_limit, cubes, deadline, RACE_SOLUTIONS, on_solution)
+    let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let past = || interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+    enumerate_with(puzzle, tuple_limit, cubes, &past, RACE_SOLUTIONS, on_solution)
 }
 
-/// [`enumerate`], remembering at most `remember` solutions for a race.
+/// [`enumerate`], stopping once `past()`, remembering at most `remember`
+/// solutions for a race.
 fn enumerate_with(
     puzzle: &Puzzle,
     tuple_limit: usize,
     cubes: &[Vec<(usize, usize)>],
-    deadline: Option<Instant>,
+    past: &dyn Fn() -> bool,
     remember: usize,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SolveError> {
     let budget = (puzzle.size() * puzzle.size()) as u64;
     let started = Instant::now();
-    let past = || deadline.is_some_and(|d| Instant::now() >= d);
     let stop_sat = Arc::new(AtomicBool::new(false));
     let state = RefCell::new(Portfolio {
         race: Race::NotYet,
@@ -260,7 +263,7 @@ mod tests {
     /// Every solution, checked to be handed out once each.
     fn every(puzzle: &Puzzle, remember: usize, limit: u64) -> (HashSet<Grid>, Stats) {
         let mut found = HashSet::new();
-        let stats = enumerate_with(puzzle, 1_000_000, &[vec![]], None, remember, &mut |grid| {
+        let stats = enumerate_with(puzzle, 1_000_000, &[vec![]], &|| false, remember, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} handed out twice");
             if found.len() as u64 == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })

@@ -86,7 +86,21 @@ pub struct Solver {
     /// When the searches of one question must stop (set for the parts of a
     /// question split across threads).
     deadline: Option<Instant>,
+    /// Every search stops once this is set.
+    interrupt: Option<Interrupt>,
 }
+
+/// A flag that stops searches, compared by address.
+#[derive(Clone, Copy, Debug)]
+struct Interrupt(&'static AtomicBool);
+
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Interrupt {}
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +140,13 @@ impl SolverBuilder {
         self
     }
 
+    /// Stop every search once `flag` is set (by a Ctrl-C handler, say): it
+    /// reports what it found, incomplete.
+    pub fn interrupt(mut self, flag: &'static AtomicBool) -> Self {
+        self.0.interrupt = Some(Interrupt(flag));
+        self
+    }
+
     /// The solver.
     pub fn build(self) -> Solver {
         self.0
@@ -149,7 +170,14 @@ impl Solver {
 
     /// `backend` with default settings.
     pub const fn new(backend: Backend) -> Self {
-        Solver { backend, tuple_limit: Self::DEFAULT_TUPLE_LIMIT, shard: None, timeout: None, deadline: None }
+        Solver {
+            backend,
+            tuple_limit: Self::DEFAULT_TUPLE_LIMIT,
+            shard: None,
+            timeout: None,
+            deadline: None,
+            interrupt: None,
+        }
     }
 
     /// Settings beyond the backend, starting from the defaults.
@@ -289,10 +317,12 @@ impl Solver {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
         let deadline = self.deadline();
+        let interrupted = || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
         let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop_now = || interrupted() || past();
         let stats = match self.backend {
-            Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| past(), &mut |grid| {
-                if past() { ControlFlow::Break(()) } else { on_solution(grid) }
+            Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
+                if stop_now() { ControlFlow::Break(()) } else { on_solution(grid) }
             }),
             Backend::Sat => {
                 let stop = AtomicBool::new(false);
@@ -300,22 +330,34 @@ impl Solver {
                     // A watchdog sets `stop` at the deadline, unless the
                     // search ends first and drops `done`.
                     let (done, wait) = mpsc::channel::<()>();
-                    if let Some(deadline) = deadline {
-                        let stop = &stop;
+                    let watched = deadline.is_some() || self.interrupt.is_some();
+                    if watched {
+                        let (stop, stop_now) = (&stop, &stop_now);
                         scope.spawn(move || {
-                            let left = deadline.saturating_duration_since(Instant::now());
-                            if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
-                                stop.store(true, Ordering::Relaxed);
+                            // Looks at the interrupt every 20 ms.
+                            let far = Instant::now() + Duration::from_secs(1 << 30);
+                            loop {
+                                let left = deadline.unwrap_or(far).saturating_duration_since(Instant::now());
+                                match wait.recv_timeout(left.min(Duration::from_millis(20))) {
+                                    Err(RecvTimeoutError::Timeout) if stop_now() => {
+                                        break stop.store(true, Ordering::Relaxed);
+                                    }
+                                    Err(RecvTimeoutError::Timeout) => continue,
+                                    _ => break,
+                                }
                             }
                         });
                     }
-                    let stop = deadline.map(|_| &stop);
+                    let stop = watched.then_some(&stop);
                     let stats = sat::enumerate(puzzle, self.tuple_limit, &[], cubes, stop, on_solution);
                     drop(done);
                     stats
                 })?
             }
-            Backend::Auto => portfolio::enumerate(puzzle, self.tuple_limit, cubes, deadline, on_solution)?,
+            Backend::Auto => {
+                let interrupt = self.interrupt.map(|flag| flag.0);
+                portfolio::enumerate(puzzle, self.tuple_limit, cubes, deadline, interrupt, on_solution)?
+            }
         };
         let answered_by = stats.answered_by.or(Some(self.backend));
         Ok(Stats { answered_by, timed_out: !stats.complete && past(), ..stats })

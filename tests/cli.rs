@@ -664,3 +664,31 @@ fn a_timeout_prints_what_it_found_and_exits_3() {
     // In time, nothing changes.
     assert_eq!(code(&cagey(&["count", "--timeout", "60", SEED])), 0);
 }
+
+#[test]
+fn ctrl_c_prints_the_count_so_far_and_exits_130() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
+        .args(["count", "puzzles/sudoku/empty-5x5.txt", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The second puzzle, an empty 7x7, takes forever to count.
+    child.stdin.take().unwrap().write_all(format!("{}\n", ".".repeat(49)).as_bytes()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    if !sent.is_ok_and(|s| s.success()) {
+        // No kill(1) here: nothing to test with.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        return;
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "puzzles/sudoku/empty-5x5.txt:2: 161280", "{text}");
+    assert!(lines[1].starts_with("<stdin>:1: ") && lines[1].ends_with('+'), "{text}");
+    assert!(stderr(&out).contains("cagey: interrupted after "), "{}", stderr(&out));
+}

@@ -441,7 +441,8 @@ impl SolverArgs {
 
     /// The backend with its settings, to add more.
     pub fn builder(&self) -> SolverBuilder {
-        let builder = Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit);
+        let builder =
+            Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit).interrupt(&super::INTERRUPTED);
         match self.timeout {
             Some(timeout) => builder.timeout(timeout),
             None => builder,

@@ -14,13 +14,16 @@ pub enum Answer {
     Negative,
     /// A timeout cut a search short: exit 3.
     TimedOut,
+    /// Ctrl-C stopped the run: exit 130, as shells report SIGINT.
+    Interrupted,
 }
 
 impl Answer {
-    /// The answer for a run of several puzzles: a timeout over a negative
-    /// answer, over a positive one.
+    /// The answer for a run of several puzzles: an interruption over a
+    /// timeout, over a negative answer, over a positive one.
     pub fn and(self, other: Answer) -> Answer {
         match (self, other) {
+            (Answer::Interrupted, _) | (_, Answer::Interrupted) => Answer::Interrupted,
             (Answer::TimedOut, _) | (_, Answer::TimedOut) => Answer::TimedOut,
             (Answer::Negative, _) | (_, Answer::Negative) => Answer::Negative,
             _ => Answer::Positive,
@@ -34,6 +37,7 @@ impl From<Answer> for ExitCode {
             Answer::Positive => ExitCode::SUCCESS,
             Answer::Negative => ExitCode::from(1),
             Answer::TimedOut => ExitCode::from(3),
+            Answer::Interrupted => ExitCode::from(130),
         }
     }
 }

@@ -52,6 +52,9 @@ pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result
             writeln!(out)?;
         }
         out.flush()?;
+        if super::interrupted() {
+            return Ok(Answer::Interrupted);
+        }
     }
     Ok(answer)
 }
@@ -117,8 +120,13 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
         true => solver.count_on_threads(&entry.puzzle, args.limit, threads),
         false => solver.count(&entry.puzzle, args.limit),
     };
-    let solve = |entry: &&Entry| timed(|| count(entry));
+    // After Ctrl-C, puzzles not yet started are left alone.
+    let solve = |entry: &&Entry| (!super::interrupted()).then(|| timed(|| count(entry)));
     in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
+        let Some(result) = result else {
+            answer = Answer::Interrupted;
+            return Ok(ControlFlow::Break(()));
+        };
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
         if stats.timed_out {
             answer = answer.and(Answer::TimedOut);
@@ -133,10 +141,20 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
         }
-        Ok(ControlFlow::Continue(()))
+        Ok(stop_if_interrupted(&mut answer))
     })?;
     out.flush()?;
     Ok(answer)
+}
+
+/// After a puzzle: once Ctrl-C was pressed, the answers of the puzzles
+/// already searched are given, and the run stops at the first one not
+/// started.
+fn stop_if_interrupted(answer: &mut Answer) -> ControlFlow<()> {
+    if super::interrupted() {
+        *answer = Answer::Interrupted;
+    }
+    ControlFlow::Continue(())
 }
 
 /// The result of `solve`, with the time it took.
@@ -149,8 +167,13 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &&Entry| timed(|| input.solver.solver().uniqueness(&entry.puzzle));
+    let solve =
+        |entry: &&Entry| (!super::interrupted()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
     in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
+        let Some(result) = result else {
+            answer = Answer::Interrupted;
+            return Ok(ControlFlow::Break(()));
+        };
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
         let (word, grids) = match &verdict {
             Uniqueness::Unknown(found) => ("unknown", found.iter().collect()),
@@ -178,7 +201,7 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
                 }
             }
         }
-        Ok(ControlFlow::Continue(()))
+        Ok(stop_if_interrupted(&mut answer))
     })?;
     out.flush()?;
     Ok(answer)
