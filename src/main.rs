@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     // The first Ctrl-C stops the searches, which print what they found; a
     // second one ends the process at once.
     let _ = ctrlc::set_handler(|| {
-        if cli::INTERRUPTED.swap(true, Ordering::Relaxed) {
+        if cli::interrupt::INTERRUPTED.swap(true, Ordering::Relaxed) {
             std::process::exit(130);
         }
     });

@@ -441,8 +441,10 @@ impl SolverArgs {
 
     /// The backend with its settings, to add more.
     pub fn builder(&self) -> SolverBuilder {
-        let builder =
-            Solver::builder().backend(self.backend).tuple_limit(self.tuples.tuple_limit).interrupt(&super::INTERRUPTED);
+        let builder = Solver::builder()
+            .backend(self.backend)
+            .tuple_limit(self.tuples.tuple_limit)
+            .interrupt(&super::interrupt::INTERRUPTED);
         match self.timeout {
             Some(timeout) => builder.timeout(timeout),
             None => builder,

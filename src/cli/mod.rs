@@ -8,24 +8,16 @@ mod cnf;
 mod exit;
 mod fuzz;
 mod input;
+pub mod interrupt;
 mod output;
 mod random;
 mod solve;
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use args::{Cli, Command};
 pub use exit::{Answer, RunError};
 use input::load;
-
-/// Set by Ctrl-C: searches stop, and the puzzle being answered is the last.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether Ctrl-C was pressed.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
-}
 
 /// Runs the parsed command line, writing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {

@@ -10,6 +10,7 @@ use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
 use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entry};
+use super::interrupt::interrupted;
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
@@ -52,7 +53,7 @@ pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result
             writeln!(out)?;
         }
         out.flush()?;
-        if super::interrupted() {
+        if interrupted() {
             return Ok(Answer::Interrupted);
         }
     }
@@ -121,7 +122,7 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
         false => solver.count(&entry.puzzle, args.limit),
     };
     // After Ctrl-C, puzzles not yet started are left alone.
-    let solve = |entry: &&Entry| (!super::interrupted()).then(|| timed(|| count(entry)));
+    let solve = |entry: &&Entry| (!interrupted()).then(|| timed(|| count(entry)));
     in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
         let Some(result) = result else {
             answer = Answer::Interrupted;
@@ -151,7 +152,7 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
 /// already searched are given, and the run stops at the first one not
 /// started.
 fn stop_if_interrupted(answer: &mut Answer) -> ControlFlow<()> {
-    if super::interrupted() {
+    if interrupted() {
         *answer = Answer::Interrupted;
     }
     ControlFlow::Continue(())
@@ -167,8 +168,7 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve =
-        |entry: &&Entry| (!super::interrupted()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
+    let solve = |entry: &&Entry| (!interrupted()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
     in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
         let Some(result) = result else {
             answer = Answer::Interrupted;
