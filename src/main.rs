@@ -5,7 +5,6 @@ mod cli;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use clap::Parser;
 
@@ -26,11 +25,11 @@ fn main() -> ExitCode {
             };
         }
     };
-    let started = Instant::now();
+    let started = *cli::stop::STARTED;
     // The first Ctrl-C stops the searches, which print what they found; a
     // second one ends the process at once.
     let _ = ctrlc::set_handler(|| {
-        if cli::interrupt::INTERRUPTED.swap(true, Ordering::Relaxed) {
+        if cli::stop::INTERRUPTED.swap(true, Ordering::Relaxed) {
             std::process::exit(130);
         }
     });

@@ -140,6 +140,14 @@ impl SolverBuilder {
         self
     }
 
+    /// Stop every search at `deadline` at the latest (with a
+    /// [`timeout`](Self::timeout) too, at whichever comes first): for a
+    /// time limit on a whole batch.
+    pub fn deadline(mut self, deadline: Instant) -> Self {
+        self.0.deadline = Some(deadline);
+        self
+    }
+
     /// Stop every search once `flag` is set (by a Ctrl-C handler, say): it
     /// reports what it found, incomplete.
     pub fn interrupt(mut self, flag: &'static AtomicBool) -> Self {
@@ -218,7 +226,7 @@ impl Solver {
             return self.count(puzzle, limit);
         }
         // One deadline for the probe and every part.
-        let solver = &Solver { deadline: self.deadline(), ..*self };
+        let solver = &Solver { deadline: self.deadline(), timeout: None, ..*self };
         let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
         let (count, stats) = solver.count(puzzle, Some(probe))?;
         if count.complete || stats.timed_out || limit.is_some_and(|l| l <= probe) {
@@ -306,7 +314,11 @@ impl Enumerate for Solver {
 impl Solver {
     /// When a search that starts now must stop.
     fn deadline(&self) -> Option<Instant> {
-        self.deadline.or_else(|| self.timeout.map(|timeout| Instant::now() + timeout))
+        let timeout = self.timeout.map(|timeout| Instant::now() + timeout);
+        match (self.deadline, timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The backend on the solutions in `cubes`, until the deadline.

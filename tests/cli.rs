@@ -663,6 +663,15 @@ fn a_timeout_prints_what_it_found_and_exits_3() {
     assert!(stderr(&out).contains("bad timeout '-1': expected a positive number of seconds"), "{}", stderr(&out));
     // In time, nothing changes.
     assert_eq!(code(&cagey(&["count", "--timeout", "60", SEED])), 0);
+    // A total timeout: the puzzle it cuts short says so, those after it are left.
+    let three = format!("{}\n{}\n{}\n", ".".repeat(25), ".".repeat(49), ".".repeat(25));
+    let out = cagey_with_input(&["count", "--total-timeout", "0.3", "-"], &three);
+    assert_eq!(code(&out), 3);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], "161280");
+    assert!(lines[1].ends_with('+'), "{text}");
 }
 
 #[test]

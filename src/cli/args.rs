@@ -255,6 +255,11 @@ pub struct SolverArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
+    /// Stop the whole run after SECONDS: the puzzle being searched then is answered as with
+    /// --timeout, and the puzzles not yet started are left (exit status 3).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub total_timeout: Option<Duration>,
+
     #[command(flatten)]
     pub tuples: TupleLimit,
 }
@@ -444,9 +449,13 @@ impl SolverArgs {
         let builder = Solver::builder()
             .backend(self.backend)
             .tuple_limit(self.tuples.tuple_limit)
-            .interrupt(&super::interrupt::INTERRUPTED);
-        match self.timeout {
+            .interrupt(&super::stop::INTERRUPTED);
+        let builder = match self.timeout {
             Some(timeout) => builder.timeout(timeout),
+            None => builder,
+        };
+        match self.total_timeout {
+            Some(total) => builder.deadline(*super::stop::STARTED + total),
             None => builder,
         }
     }

@@ -8,10 +8,10 @@ mod cnf;
 mod exit;
 mod fuzz;
 mod input;
-pub mod interrupt;
 mod output;
 mod random;
 mod solve;
+pub mod stop;
 
 use std::io::{self, Write};
 

@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 
 use cagey::{Enumerate, Grid, SatError, Uniqueness};
 
-use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, UniqueArgs};
+use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, SolverArgs, UniqueArgs};
 use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entry};
-use super::interrupt::interrupted;
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
+use super::stop::{STARTED, interrupted};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
     move |error| match error {
@@ -29,7 +29,11 @@ pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let several = entries.len() > 1;
     let json = args.input.format == OutputFormat::Json;
     let mut answer = Answer::Positive;
+    let stopped = stopped(&args.input.solver);
     for entry in entries {
+        if stopped() {
+            return Ok(answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut }));
+        }
         let started = Instant::now();
         let stats = stream_solutions(&args.input, entry, limit, several, out)?;
         if stats.timed_out {
@@ -121,11 +125,12 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
         true => solver.count_on_threads(&entry.puzzle, args.limit, threads),
         false => solver.count(&entry.puzzle, args.limit),
     };
-    // After Ctrl-C, puzzles not yet started are left alone.
-    let solve = |entry: &&Entry| (!interrupted()).then(|| timed(|| count(entry)));
+    // After Ctrl-C or the total timeout, puzzles not yet started are left.
+    let stopped = stopped(&input.solver);
+    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| count(entry)));
     in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
         let Some(result) = result else {
-            answer = Answer::Interrupted;
+            answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
             return Ok(ControlFlow::Break(()));
         };
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
@@ -148,6 +153,13 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     Ok(answer)
 }
 
+/// Whether the run must start no more puzzles: after Ctrl-C, or past the
+/// total timeout.
+fn stopped(solver: &SolverArgs) -> impl Fn() -> bool + Sync + use<> {
+    let deadline = solver.total_timeout.map(|total| *STARTED + total);
+    move || interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// After a puzzle: once Ctrl-C was pressed, the answers of the puzzles
 /// already searched are given, and the run stops at the first one not
 /// started.
@@ -168,10 +180,11 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
-    let solve = |entry: &&Entry| (!interrupted()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
+    let stopped = stopped(&input.solver);
+    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
     in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
         let Some(result) = result else {
-            answer = Answer::Interrupted;
+            answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
             return Ok(ControlFlow::Break(()));
         };
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
