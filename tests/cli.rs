@@ -250,7 +250,9 @@ const BAD_INPUTS: &[(&str, &str)] = &[
     // A repeated size line is not a second puzzle to count.
     ("# 4\n# 4\n+ 3 A1 A2\n", "<stdin>:1:1: this size line starts a puzzle with no cages"),
     // Control characters are escaped, long tokens cut short.
-    ("# 4\n\u{0} 3 A1 A2\n", "<stdin>:2:1: unknown op '\\0'"),
+    ("# 4\n\u{1} 3 A1 A2\n", "<stdin>:2:1: unknown op '\\u{1}'"),
+    // A NUL byte ends the reading: no text holds one.
+    ("# 4\n+ 3 A1\u{0} A2\n", "<stdin>:2:7: a NUL byte: expected a puzzle in a text file"),
     ("1.\u{1}.\n", "<stdin>:1:3: bad character '\\u{1}'"),
     (
         "# 4\n+ 99999999999999999999999999999999999999999999x A1 A2\n",
@@ -700,4 +702,29 @@ fn ctrl_c_prints_the_count_so_far_and_exits_130() {
     assert_eq!(lines[0], "puzzles/sudoku/empty-5x5.txt:2: 161280", "{text}");
     assert!(lines[1].starts_with("<stdin>:1: ") && lines[1].ends_with('+'), "{text}");
     assert!(stderr(&out).contains("cagey: interrupted after "), "{}", stderr(&out));
+}
+
+#[test]
+fn endless_or_binary_input_is_refused_at_its_first_bad_byte() {
+    for (file, message) in
+        [("/dev/zero", "/dev/zero:1:1: a NUL byte"), ("/dev/urandom", ": expected a puzzle in a text file")]
+    {
+        if !std::path::Path::new(file).exists() {
+            continue;
+        }
+        let out = cagey(&["count", file]);
+        assert_eq!(code(&out), 2);
+        assert!(stderr(&out).contains(message), "{}", stderr(&out));
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_cagey"))
+        .args(["count", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = out;
+    out.stdin.take().unwrap().write_all(b"# 4\n+ 3 A1 A2\n\xff\n").unwrap();
+    let out = out.wait_with_output().unwrap();
+    assert!(stderr(&out).contains("<stdin>:3:1: not UTF-8 text"), "{}", stderr(&out));
 }

@@ -32,8 +32,8 @@ pub enum CliError {
     Read { path: PathBuf, error: io::Error },
     #[error("{}: cannot write: {error}", path.display())]
     Write { path: PathBuf, error: io::Error },
-    #[error("{name}:{line}:{column}: not UTF-8 text: expected a puzzle in a text file")]
-    NotUtf8 { name: String, line: usize, column: usize },
+    #[error("{name}:{line}:{column}: {found}: expected a puzzle in a text file")]
+    NotText { name: String, line: usize, column: usize, found: &'static str },
     #[error(transparent)]
     Parse(ParseError),
     /// A file read as KenKen for a `# N` line that reads as Sudoku without it.
@@ -106,22 +106,68 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
 
 /// The display name and text of a file, `-` being standard input.
 pub fn read(path: &Path) -> Result<(String, String), CliError> {
-    let (name, bytes) = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;
-        ("<stdin>".to_string(), bytes)
+    let failed = |error| CliError::Read { path: path.to_path_buf(), error };
+    if path == Path::new("-") {
+        let text = read_text(io::stdin().lock(), "<stdin>").map_err(|e| e.into_cli(failed))?;
+        Ok(("<stdin>".to_string(), text))
     } else {
-        let bytes = std::fs::read(path).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;
-        (path.display().to_string(), bytes)
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok((name, text)),
-        Err(e) => {
-            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let before = std::str::from_utf8(valid).expect("valid up to here");
-            let line = before.matches('\n').count() + 1;
-            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            Err(CliError::NotUtf8 { name, line, column })
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(failed)?;
+        let text = read_text(file, &name).map_err(|e| e.into_cli(failed))?;
+        Ok((name, text))
+    }
+}
+
+/// Why a text could not be read.
+enum ReadFailure {
+    Io(io::Error),
+    NotText(CliError),
+}
+
+impl ReadFailure {
+    fn into_cli(self, failed: impl FnOnce(io::Error) -> CliError) -> CliError {
+        match self {
+            ReadFailure::Io(error) => failed(error),
+            ReadFailure::NotText(error) => error,
         }
     }
+}
+
+/// Reads a whole text, a block at a time, stopping at the first byte that
+/// no text holds (a NUL, or one that is not UTF-8), so that `/dev/zero` or
+/// a binary file is refused at once instead of read into memory.
+fn read_text(mut reader: impl Read, name: &str) -> Result<String, ReadFailure> {
+    let mut bytes = Vec::new();
+    let mut block = vec![0u8; 1 << 16];
+    // Bytes known to be whole UTF-8 characters.
+    let mut checked = 0;
+    loop {
+        let read = match reader.read(&mut block) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadFailure::Io(e)),
+        };
+        bytes.extend_from_slice(&block[..read]);
+        let (valid, bad) = match std::str::from_utf8(&bytes[checked..]) {
+            Ok(_) => (bytes.len(), None),
+            Err(e) => (checked + e.valid_up_to(), e.error_len().map(|_| "not UTF-8 text")),
+        };
+        let nul = bytes[checked..valid].iter().position(|&b| b == 0).map(|i| checked + i);
+        if let Some((at, found)) = nul.map(|at| (at, "a NUL byte")).or(bad.map(|found| (valid, found))) {
+            return Err(not_text(name, &bytes[..at], found));
+        }
+        checked = valid;
+    }
+    // A character cut off by the end of the file.
+    String::from_utf8(bytes)
+        .map_err(|e| not_text(name, &e.as_bytes()[..e.utf8_error().valid_up_to()], "not UTF-8 text"))
+}
+
+/// The error for a byte no text holds, after the text `before`.
+fn not_text(name: &str, before: &[u8], found: &'static str) -> ReadFailure {
+    let before = std::str::from_utf8(before).expect("text up to the bad byte");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    ReadFailure::NotText(CliError::NotText { name: name.to_string(), line, column, found })
 }
