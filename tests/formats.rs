@@ -88,6 +88,59 @@ proptest! {
     }
 
     #[test]
+    fn no_bytes_make_the_parser_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+            let options = ParseOptions { format, boxes: Boxes::Default };
+            let _ = format::parse(&text, "bytes", &options);
+        }
+    }
+
+    /// Valid puzzles, in either format, with their tokens dropped, repeated,
+    /// swapped or replaced by numbers at the limits, and with CRLF line
+    /// ends, a byte-order mark, tabs or control characters put in: every
+    /// parser answers with puzzles or an error, never a panic.
+    #[test]
+    fn mutated_puzzles_give_puzzles_or_errors(
+        puzzle in prop_oneof![kenken_puzzle(), sudoku_puzzle()],
+        mutations in prop::collection::vec((0usize..7, any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..4),
+    ) {
+        const NUMBERS: [&str; 6] =
+            ["0", "-1", "9223372036854775808", "18446744073709551616", "10000000000000000000000000000000000000000", "26"];
+        const ODD: [&str; 5] = ["\r\n", "\u{feff}", "\t", "\u{0}", "\u{7}"];
+        let text = kenken::write(&puzzle);
+        let text = if puzzle.cages().iter().all(|c| c.cells().len() == 1) && !text.contains("distinct") {
+            sudoku::write(&puzzle).unwrap_or(text)
+        } else {
+            text
+        };
+        // Tokens with the white space after each, so that lines survive.
+        let mut tokens: Vec<String> = text.split_inclusive([' ', '\n']).map(String::from).collect();
+        for (kind, a, b) in mutations {
+            if tokens.is_empty() {
+                break;
+            }
+            let (i, j) = (a.index(tokens.len()), b.index(tokens.len()));
+            match kind {
+                0 => drop(tokens.remove(i)),
+                1 => tokens.insert(i, tokens[i].clone()),
+                2 => tokens.swap(i, j),
+                3 => tokens[i] = format!("{} ", NUMBERS[j % NUMBERS.len()]),
+                4 => tokens.insert(i, ODD[j % ODD.len()].to_string()),
+                5 => tokens[i] = tokens[i].replace('\n', "\r\n"),
+                _ => tokens.insert(0, "\u{feff}".to_string()),
+            }
+        }
+        let text: String = tokens.concat();
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+            let options = ParseOptions { format, boxes: Boxes::Default };
+            if let Ok(parsed) = format::parse(&text, "mutated", &options) {
+                prop_assert!(!parsed.is_empty());
+            }
+        }
+    }
+
+    #[test]
     fn damaged_puzzles_give_errors_not_panics(puzzle in kenken_puzzle(), at in any::<prop::sample::Index>(), ch in "[-+#0-9A-Z ?\n]") {
         let mut text = kenken::write(&puzzle);
         let i = at.index(text.len());
