@@ -146,7 +146,8 @@ fn read_grid(block: &[(usize, &str)]) -> Result<Read, ReadError> {
     let cells_in = |text: &str| {
         text.chars().enumerate().filter(|&(_, ch)| !is_decoration(ch)).map(|(i, ch)| (i + 1, ch)).collect::<Vec<_>>()
     };
-    let (first_line, first_text) = rows[0];
+    // A block of decoration alone (`|\t|`, `-----`) holds no puzzle.
+    let Some(&(first_line, first_text)) = rows.first() else { return Ok(Vec::new()) };
     let size = cells_in(first_text).len();
     if size > MAX_SIZE {
         let expected = format!("at most {MAX_SIZE} cells in a grid row");
@@ -236,6 +237,14 @@ mod tests {
         assert_eq!(parsed[0].puzzle.cages().len(), 2);
         assert_eq!(parsed[0].puzzle.extra_groups().len(), 4);
         assert_eq!(parsed[1].puzzle.cages()[0].cells(), [Cell::new(0, 2)]);
+    }
+
+    #[test]
+    fn decoration_alone_is_no_puzzle() {
+        // Found by the fuzz target: this read past the end of an empty grid.
+        assert!(matches!(parse("|\t|", "t", Boxes::Default), Err(e) if e.kind == ParseErrorKind::Empty));
+        assert!(matches!(parse("| |\n+-+\n", "t", Boxes::Default), Err(e) if e.kind == ParseErrorKind::Empty));
+        assert_eq!(parse("| |\n\n1...\n", "t", Boxes::Default).unwrap().len(), 1);
     }
 
     #[test]
