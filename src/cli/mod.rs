@@ -9,6 +9,7 @@ mod exit;
 mod fuzz;
 mod input;
 mod output;
+mod progress;
 mod random;
 mod solve;
 pub mod stop;

@@ -11,6 +11,7 @@ use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entry};
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
+use super::progress::Progress;
 use super::stop::{STARTED, interrupted};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
@@ -128,7 +129,9 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     // After Ctrl-C or the total timeout, puzzles not yet started are left.
     let stopped = stopped(&input.solver);
     let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| count(entry)));
-    in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
+    let mut progress = Progress::new(entries.len(), input.format == OutputFormat::Text);
+    let result = in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
+        progress.inc();
         let Some(result) = result else {
             answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
             return Ok(ControlFlow::Break(()));
@@ -148,7 +151,9 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
             OutputFormat::Text => writeln!(out, "{count}")?,
         }
         Ok(stop_if_interrupted(&mut answer))
-    })?;
+    });
+    progress.finish();
+    result?;
     out.flush()?;
     Ok(answer)
 }
@@ -182,7 +187,9 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let mut answer = Answer::Positive;
     let stopped = stopped(&input.solver);
     let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
-    in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
+    let mut progress = Progress::new(entries.len(), input.format == OutputFormat::Text);
+    let result = in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
+        progress.inc();
         let Some(result) = result else {
             answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
             return Ok(ControlFlow::Break(()));
@@ -215,7 +222,9 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
             }
         }
         Ok(stop_if_interrupted(&mut answer))
-    })?;
+    });
+    progress.finish();
+    result?;
     out.flush()?;
     Ok(answer)
 }
