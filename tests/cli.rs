@@ -728,3 +728,21 @@ fn endless_or_binary_input_is_refused_at_its_first_bad_byte() {
     let out = out.wait_with_output().unwrap();
     assert!(stderr(&out).contains("<stdin>:3:1: not UTF-8 text"), "{}", stderr(&out));
 }
+
+#[test]
+fn keep_going_answers_the_readable_puzzles_and_exits_2() {
+    let kenken = "# 4\n+ 3 A1 A2\n# 4\n% 3 A1 A2\n# 2\n+ 3 A1 A2\n";
+    let out = cagey_with_input(&["count", "--keep-going", "-"], kenken);
+    assert_eq!((code(&out), stdout(&out)), (2, "96\n2\n".to_string()), "{}", stderr(&out));
+    assert!(stderr(&out).contains("<stdin>:4:1: unknown op '%'"), "{}", stderr(&out));
+    // Without it, the bad puzzle stops the run before any is solved.
+    let out = cagey_with_input(&["count", "-"], kenken);
+    assert_eq!((code(&out), stdout(&out)), (2, String::new()));
+    // Sudoku lines: the bad line alone is left out, with its own line number.
+    let sudoku = "1...............\n..x.\n.2..............\n";
+    let out = cagey_with_input(&["count", "--keep-going", "--format", "json", "-"], sudoku);
+    assert_eq!(code(&out), 2);
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 3]);
+    assert!(stderr(&out).contains("<stdin>:2:3: bad character 'x'"), "{}", stderr(&out));
+}

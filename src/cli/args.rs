@@ -227,6 +227,11 @@ pub struct ReadArgs {
     #[arg(long, value_name = "kenken|sudoku", alias = "input")]
     pub input_format: Option<Format>,
 
+    /// Report a puzzle that cannot be read and go on with the others (exit status 2 at the
+    /// end), instead of stopping the run before any is solved.
+    #[arg(long)]
+    pub keep_going: bool,
+
     #[command(flatten)]
     pub boxes: BoxesArg,
 }

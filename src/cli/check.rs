@@ -11,7 +11,8 @@ use super::exit::{Answer, RunError};
 use super::input::{CliError, Entry, load};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let entries = load(&args.input, &mut io::stderr())?;
+    let loaded = load(&args.input, &mut io::stderr())?;
+    let entries = loaded.entries;
     let [native, sat, auto] =
         Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
     let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
@@ -63,7 +64,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         }
         out.flush()?;
     }
-    Ok(answer)
+    Ok(if loaded.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
 }
 
 /// One JSON line for a puzzle: each run with its count, completeness, time

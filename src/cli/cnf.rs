@@ -10,7 +10,7 @@ use super::exit::{Answer, RunError};
 use super::input::{CliError, load_files, read};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let entries = load_files(std::slice::from_ref(&args.file), args.read, &mut io::stderr())?;
+    let entries = load_files(std::slice::from_ref(&args.file), args.read, &mut io::stderr())?.entries;
     let name = args.file.display().to_string();
     let entry = match (args.puzzle, entries.len()) {
         (None, 1) => &entries[0],

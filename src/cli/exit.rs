@@ -16,14 +16,17 @@ pub enum Answer {
     TimedOut,
     /// Ctrl-C stopped the run: exit 130, as shells report SIGINT.
     Interrupted,
+    /// Puzzles that could not be read were skipped (`--keep-going`): exit 2.
+    BadInput,
 }
 
 impl Answer {
-    /// The answer for a run of several puzzles: an interruption over a
-    /// timeout, over a negative answer, over a positive one.
+    /// The answer for a run of several puzzles: an interruption over bad
+    /// input, over a timeout, over a negative answer, over a positive one.
     pub fn and(self, other: Answer) -> Answer {
         match (self, other) {
             (Answer::Interrupted, _) | (_, Answer::Interrupted) => Answer::Interrupted,
+            (Answer::BadInput, _) | (_, Answer::BadInput) => Answer::BadInput,
             (Answer::TimedOut, _) | (_, Answer::TimedOut) => Answer::TimedOut,
             (Answer::Negative, _) | (_, Answer::Negative) => Answer::Negative,
             _ => Answer::Positive,
@@ -38,6 +41,7 @@ impl From<Answer> for ExitCode {
             Answer::Negative => ExitCode::from(1),
             Answer::TimedOut => ExitCode::from(3),
             Answer::Interrupted => ExitCode::from(130),
+            Answer::BadInput => ExitCode::from(2),
         }
     }
 }

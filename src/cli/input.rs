@@ -1,10 +1,11 @@
 //! Reading the puzzle files named on the command line.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cagey::format::{self, Boxes, Format, ParseOptions};
-use cagey::{ParseError, Puzzle, SolveError};
+use cagey::format::{self, Boxes, Format, ParseOptions, Parsed};
+use cagey::{ParseError, ParseErrorKind, Puzzle, SolveError};
 use itertools::Itertools;
 use thiserror::Error;
 
@@ -49,15 +50,23 @@ pub enum CliError {
 }
 
 /// Reads and parses every file, in order, before any solving starts.
-/// Warnings (KenKen cells in no cage) go to `warnings`.
-pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
+/// Warnings (KenKen cells in no cage), and with `--keep-going` the puzzles
+/// that could not be read, go to `warnings`.
+pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Loaded, CliError> {
     load_files(&args.files, args.read, warnings)
 }
 
+/// The puzzles read, and how many could not be (with `--keep-going`).
+pub struct Loaded {
+    pub entries: Vec<Entry>,
+    pub skipped: usize,
+}
+
 /// [`load`] for any list of files.
-pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Write) -> Result<Vec<Entry>, CliError> {
+pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Write) -> Result<Loaded, CliError> {
     let (forced, boxes) = (read_args.input_format, read_args.boxes.boxes);
     let mut entries = Vec::new();
+    let mut skipped = 0;
     let mut warned = false;
     for path in files {
         let (name, text) = read(path)?;
@@ -70,13 +79,26 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
             );
         }
         let options = ParseOptions { format, boxes };
-        let parsed = format::parse(&text, &name, &options).map_err(|error| {
+        let whole = format::parse(&text, &name, &options).map_err(|error| {
             let uncommented = text.lines().filter(|line| !line.trim_start().starts_with('#')).join("\n");
             match forced.is_none() && format::detect(&uncommented) == Some(Format::Sudoku) {
                 true if format == Some(Format::KenKen) => CliError::LooksLikeSudoku(error),
                 _ => CliError::Parse(error),
             }
-        })?;
+        });
+        let parsed = match whole {
+            Ok(parsed) => parsed,
+            Err(_) if read_args.keep_going && format.is_some() => {
+                let options = ParseOptions { format, ..options };
+                let (parsed, errors) = parse_pieces(&text, &name, &options);
+                for error in &errors {
+                    let _ = writeln!(warnings, "cagey: {error}");
+                }
+                skipped += errors.len();
+                parsed
+            }
+            Err(error) => return Err(error),
+        };
         for parsed in parsed {
             let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
             if !uncaged.is_empty() {
@@ -101,7 +123,42 @@ pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Wri
             entries.push(Entry { source: name.clone(), line: parsed.line, puzzle: parsed.puzzle });
         }
     }
-    Ok(entries)
+    Ok(Loaded { entries, skipped })
+}
+
+/// Parses a text piece by piece, so that one bad puzzle costs only itself:
+/// KenKen from each size line to the next, Sudoku block by block between
+/// blank lines, and line by line in a block that fails whole. The puzzles
+/// read, and the errors of the pieces that could not be.
+fn parse_pieces(text: &str, name: &str, options: &ParseOptions) -> (Vec<Parsed>, Vec<ParseError>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let starts: Vec<usize> = match options.format {
+        Some(Format::KenKen) => {
+            let size_line = |line: &str| {
+                let rest = line.trim_start().strip_prefix('#').unwrap_or("x").trim_start();
+                rest.starts_with(|c: char| c.is_ascii_digit())
+            };
+            (0..lines.len()).filter(|&i| i == 0 || size_line(lines[i])).collect()
+        }
+        _ => (0..lines.len()).filter(|&i| i == 0 || lines[i - 1].trim().is_empty()).collect(),
+    };
+    let (mut parsed, mut errors) = (Vec::new(), Vec::new());
+    let ends = starts.iter().skip(1).copied().chain([lines.len()]);
+    let mut pieces: VecDeque<(usize, usize)> = starts.iter().copied().zip(ends).collect();
+    while let Some((start, end)) = pieces.pop_front() {
+        match format::parse(&lines[start..end].join("\n"), name, options) {
+            Ok(found) => parsed.extend(found.into_iter().map(|p| Parsed { line: p.line + start, ..p })),
+            Err(error) if error.kind == ParseErrorKind::Empty => {}
+            // A Sudoku block of one-line puzzles: one line at a time.
+            Err(_) if options.format == Some(Format::Sudoku) && end - start > 1 => {
+                for i in (start..end).rev() {
+                    pieces.push_front((i, i + 1));
+                }
+            }
+            Err(error) => errors.push(ParseError { line: error.line + start, ..error }),
+        }
+    }
+    (parsed, errors)
 }
 
 /// The display name and text of a file, `-` being standard input.

@@ -24,12 +24,27 @@ use input::load;
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
     let stderr = &mut io::stderr();
     match cli.command {
-        Command::Solve(args) => solve::solve(&args, &load(&args.input.puzzles, stderr)?, out),
-        Command::Count(args) => solve::count(&args, &load(&args.input.puzzles, stderr)?, out),
-        Command::Unique(args) => solve::unique(&args, &load(&args.input.puzzles, stderr)?, out),
+        Command::Solve(args) => {
+            let loaded = load(&args.input.puzzles, stderr)?;
+            Ok(with_skipped(solve::solve(&args, &loaded.entries, out)?, loaded.skipped))
+        }
+        Command::Count(args) => {
+            let loaded = load(&args.input.puzzles, stderr)?;
+            Ok(with_skipped(solve::count(&args, &loaded.entries, out)?, loaded.skipped))
+        }
+        Command::Unique(args) => {
+            let loaded = load(&args.input.puzzles, stderr)?;
+            Ok(with_skipped(solve::unique(&args, &loaded.entries, out)?, loaded.skipped))
+        }
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),
     }
+}
+
+/// The answer of a run that skipped puzzles it could not read
+/// (`--keep-going`): bad input, at the end.
+fn with_skipped(answer: Answer, skipped: usize) -> Answer {
+    if skipped > 0 { answer.and(Answer::BadInput) } else { answer }
 }
