@@ -151,7 +151,7 @@ impl Portfolio<'_> {
 /// Past `deadline`, or once `interrupt` is set, both sides stop.
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
-    tuple_limit: usize,
+    bounds: sat::Bounds,
     cubes: &[Vec<(usize, usize)>],
     deadline: Option<Instant>,
     interrupt: Option<&AtomicBool>,
@@ -159,14 +159,14 @@ pub(crate) fn enumerate(
 ) -> Result<Stats, SolveError> {
     let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let past = || interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
-    enumerate_with(puzzle, tuple_limit, cubes, &past, RACE_SOLUTIONS, on_solution)
+    enumerate_with(puzzle, bounds, cubes, &past, RACE_SOLUTIONS, on_solution)
 }
 
 /// [`enumerate`], stopping once `past()`, remembering at most `remember`
 /// solutions for a race.
 fn enumerate_with(
     puzzle: &Puzzle,
-    tuple_limit: usize,
+    bounds: sat::Bounds,
     cubes: &[Vec<(usize, usize)>],
     past: &dyn Fn() -> bool,
     remember: usize,
@@ -195,7 +195,7 @@ fn enumerate_with(
             let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
             // Not joined: once stopped, it ends within one step of its
             // own (encoding the puzzle, at worst), and nobody waits.
-            thread::spawn(move || race_sat(&puzzle, tuple_limit, &known, &cubes, &stop, &sender));
+            thread::spawn(move || race_sat(&puzzle, bounds, &known, &cubes, &stop, &sender));
             state.messages = Some(receiver);
             state.race = Race::On;
         }
@@ -230,13 +230,13 @@ fn enumerate_with(
 /// unless `stop` is set or the receiver is gone first.
 fn race_sat(
     puzzle: &Puzzle,
-    tuple_limit: usize,
+    bounds: sat::Bounds,
     known: &[Grid],
     cubes: &[Vec<(usize, usize)>],
     stop: &AtomicBool,
     to: &SyncSender<Message>,
 ) {
-    let stats = sat::enumerate(puzzle, tuple_limit, known, cubes, Some(stop), &mut |grid| match to
+    let stats = sat::enumerate(puzzle, bounds, known, cubes, Some(stop), &mut |grid| match to
         .send(Message::Solution(grid.clone()))
     {
         Ok(()) => ControlFlow::Continue(()),
@@ -263,7 +263,8 @@ mod tests {
     /// Every solution, checked to be handed out once each.
     fn every(puzzle: &Puzzle, remember: usize, limit: u64) -> (HashSet<Grid>, Stats) {
         let mut found = HashSet::new();
-        let stats = enumerate_with(puzzle, 1_000_000, &[vec![]], &|| false, remember, &mut |grid| {
+        let bounds = sat::Bounds::tuples(1_000_000);
+        let stats = enumerate_with(puzzle, bounds, &[vec![]], &|| false, remember, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} handed out twice");
             if found.len() as u64 == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })

@@ -79,6 +79,8 @@ pub enum Uniqueness {
 pub struct Solver {
     backend: Backend,
     tuple_limit: usize,
+    /// Bytes the SAT encoding may take.
+    memory: Option<u64>,
     /// Part `.0` of `.1` (from 1), or the whole search.
     shard: Option<(u64, u64)>,
     /// How long one search may take.
@@ -118,6 +120,16 @@ impl SolverBuilder {
     /// than exhaust memory. Default [`Solver::DEFAULT_TUPLE_LIMIT`].
     pub fn tuple_limit(mut self, limit: usize) -> Self {
         self.0.tuple_limit = limit;
+        self
+    }
+
+    /// The SAT backend refuses a puzzle whose encoding would take more
+    /// than `bytes` of memory
+    /// ([`SatError::TooLarge`](crate::SatError::TooLarge)), rather than
+    /// exhaust it; under [`Backend::Auto`], native then goes on alone.
+    /// Default: no bound but the tuple limit.
+    pub fn memory(mut self, bytes: u64) -> Self {
+        self.0.memory = Some(bytes);
         self
     }
 
@@ -181,6 +193,7 @@ impl Solver {
         Solver {
             backend,
             tuple_limit: Self::DEFAULT_TUPLE_LIMIT,
+            memory: None,
             shard: None,
             timeout: None,
             deadline: None,
@@ -293,7 +306,7 @@ impl Solver {
     /// another SAT solver (whatever this solver's backend; its tuple limit
     /// applies).
     pub fn cnf(&self, puzzle: &Puzzle) -> Result<Cnf, SolveError> {
-        Ok(Cnf(sat::encode(puzzle, self.tuple_limit)?))
+        Ok(Cnf(sat::encode(puzzle, self.bounds())?))
     }
 }
 
@@ -312,6 +325,11 @@ impl Enumerate for Solver {
 }
 
 impl Solver {
+    /// How large the SAT encoding may grow.
+    fn bounds(&self) -> sat::Bounds {
+        sat::Bounds { tuples: self.tuple_limit, memory: self.memory }
+    }
+
     /// When a search that starts now must stop.
     fn deadline(&self) -> Option<Instant> {
         let timeout = self.timeout.map(|timeout| Instant::now() + timeout);
@@ -361,14 +379,14 @@ impl Solver {
                         });
                     }
                     let stop = watched.then_some(&stop);
-                    let stats = sat::enumerate(puzzle, self.tuple_limit, &[], cubes, stop, on_solution);
+                    let stats = sat::enumerate(puzzle, self.bounds(), &[], cubes, stop, on_solution);
                     drop(done);
                     stats
                 })?
             }
             Backend::Auto => {
                 let interrupt = self.interrupt.map(|flag| flag.0);
-                portfolio::enumerate(puzzle, self.tuple_limit, cubes, deadline, interrupt, on_solution)?
+                portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, on_solution)?
             }
         };
         let answered_by = stats.answered_by.or(Some(self.backend));

@@ -746,3 +746,17 @@ fn keep_going_answers_the_readable_puzzles_and_exits_2() {
     assert_eq!(lines.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 3]);
     assert!(stderr(&out).contains("<stdin>:2:3: bad character 'x'"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_memory_budget_refuses_a_large_encoding_and_auto_goes_on() {
+    let out = cagey(&["count", "--backend", "sat", "--memory", "1K", SEED]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("more than the memory budget of 0 MB; raise --memory"), "{}", stderr(&out));
+    assert_eq!(stdout(&cagey(&["count", "--memory", "1K", SEED])), "3\n");
+    assert_eq!(stdout(&cagey(&["count", "--backend", "sat", "--memory", "1.5G", SEED])), "3\n");
+    for bad in ["0", "-1", "12Q", "lots"] {
+        let out = cagey(&["count", "--memory", bad, SEED]);
+        assert_eq!(code(&out), 2);
+        assert!(stderr(&out).contains("expected a number of bytes, like 500M or 8G"), "{}", stderr(&out));
+    }
+}

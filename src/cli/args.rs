@@ -269,13 +269,58 @@ pub struct SolverArgs {
     pub tuples: TupleLimit,
 }
 
-/// The bound on the SAT encoding of one cage.
+/// The bounds on the SAT encoding: of one cage, and of the whole formula.
 #[derive(Clone, Copy, Debug, Args)]
 pub struct TupleLimit {
     /// Refuse to encode for SAT a cage with more allowed tuples than this (with --backend sat,
     /// and in cnf, check and fuzz, where fuzz counts such cases as skipped).
     #[arg(long, value_name = "N", default_value_t = Solver::DEFAULT_TUPLE_LIMIT)]
     pub tuple_limit: usize,
+
+    /// Refuse to encode for SAT a puzzle whose formula would take more memory than SIZE (like
+    /// 8G or 500M; default: half the machine's memory); auto then goes on with native alone.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_negative_numbers = true)]
+    pub memory: Option<u64>,
+}
+
+impl TupleLimit {
+    /// A solver builder with these bounds.
+    pub fn apply(&self, builder: SolverBuilder) -> SolverBuilder {
+        builder.tuple_limit(self.tuple_limit).memory(self.memory.unwrap_or_else(half_the_memory))
+    }
+}
+
+/// Half the machine's memory (`MemTotal` in /proc/meminfo), or 4 GB where
+/// that cannot be read.
+fn half_the_memory() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
+    });
+    total.map_or(4_000_000_000, |bytes| bytes / 2)
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1,000).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("bad size '{text}': expected a number of bytes, like 500M or 8G");
+    let (digits, scale) = match text.char_indices().last() {
+        Some((i, unit)) if unit.is_ascii_alphabetic() => {
+            let scale = match unit.to_ascii_uppercase() {
+                'K' => 1e3,
+                'M' => 1e6,
+                'G' => 1e9,
+                'T' => 1e12,
+                _ => return Err(bad()),
+            };
+            (&text[..i], scale)
+        }
+        _ => (text, 1.0),
+    };
+    let number: f64 = digits.parse().map_err(|_| bad())?;
+    if !(number > 0.0 && number * scale < 1e19) {
+        return Err(bad());
+    }
+    Ok((number * scale) as u64)
 }
 
 /// Threads for many puzzles.
@@ -451,10 +496,7 @@ impl SolverArgs {
 
     /// The backend with its settings, to add more.
     pub fn builder(&self) -> SolverBuilder {
-        let builder = Solver::builder()
-            .backend(self.backend)
-            .tuple_limit(self.tuples.tuple_limit)
-            .interrupt(&super::stop::INTERRUPTED);
+        let builder = self.tuples.apply(Solver::builder()).backend(self.backend).interrupt(&super::stop::INTERRUPTED);
         let builder = match self.timeout {
             Some(timeout) => builder.timeout(timeout),
             None => builder,

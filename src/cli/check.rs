@@ -13,8 +13,7 @@ use super::input::{CliError, Entry, load};
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let loaded = load(&args.input, &mut io::stderr())?;
     let entries = loaded.entries;
-    let [native, sat, auto] =
-        Backend::ALL.map(|backend| Solver::builder().backend(backend).tuple_limit(args.tuples.tuple_limit).build());
+    let [native, sat, auto] = Backend::ALL.map(|backend| args.tuples.apply(Solver::builder()).backend(backend).build());
     let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
     let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
     let json = args.format == OutputFormat::Json;

@@ -28,7 +28,7 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         Some(path) => read_solutions(path, &entry.puzzle)?,
         None => Vec::new(),
     };
-    let solver = Solver::builder().tuple_limit(args.tuples.tuple_limit).build();
+    let solver = args.tuples.apply(Solver::builder()).build();
     let cnf = solver.cnf(&entry.puzzle).map_err(|error| CliError::Solve { label: entry.label(), error })?;
     cnf.write_dimacs(out, &blocked)?;
     Ok(Answer::Positive)

@@ -88,9 +88,7 @@ impl<'a> Fuzzer<'a> {
         let sizes = args.size.map_or(low..=high, |r| r.low..=r.high);
         check_shape(&args.shape, &sizes.clone().collect::<Vec<_>>())?;
         let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(perturb)), ..args.shape.clone() };
-        let tuple_limit = args.tuples.tuple_limit;
-        let solvers =
-            Backend::ENGINES.map(|backend| Solver::builder().backend(backend).tuple_limit(tuple_limit).build());
+        let solvers = Backend::ENGINES.map(|backend| args.tuples.apply(Solver::builder()).backend(backend).build());
         Ok(Fuzzer { args, shape, sizes, solvers })
     }
 
@@ -115,7 +113,9 @@ impl<'a> Fuzzer<'a> {
         };
         match cross_check(&puzzle, &self.solvers(), self.limits()) {
             Ok(report) => Ok(Some(Case { puzzle, report })),
-            Err(SolveError::Sat(SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. })) => Ok(None),
+            Err(SolveError::Sat(
+                SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. } | SatError::TooLarge { .. },
+            )) => Ok(None),
             Err(error) => Err(error),
         }
     }
@@ -177,7 +177,7 @@ impl Tally {
             let refused = self.refused;
             writeln!(
                 out,
-                "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit)"
+                "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit) or a formula too large (--memory)"
             )?;
         }
         Ok(())

@@ -17,7 +17,9 @@ use super::stop::{STARTED, interrupted};
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
     move |error| match error {
         // The other backends need no tuples.
-        cagey::SolveError::Sat(SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. }) => {
+        cagey::SolveError::Sat(
+            SatError::TooManyTuples { .. } | SatError::TuplesTooLong { .. } | SatError::TooLarge { .. },
+        ) => {
             let message = format!("{error}, or use --backend native or auto");
             RunError::Cli(CliError::Unfit { place: entry.label(), message })
         }

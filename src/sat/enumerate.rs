@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var};
 
 use super::encode::Encoding;
-#[cfg(test)]
-use super::encode::encode;
 use super::error::SatError;
+#[cfg(test)]
+use super::{encode::encode, error::Bounds};
 use crate::puzzle::Grid;
 
 /// Solutions blocked by clauses before the search splits along paths.
@@ -309,7 +309,7 @@ mod tests {
 
     /// Every solution `blocked` finds, checked to be found once each.
     fn solutions(puzzle: &Puzzle, blocked: u64) -> HashSet<Grid> {
-        let encoding = encode(puzzle, 1_000_000).unwrap();
+        let encoding = encode(puzzle, Bounds::tuples(1_000_000)).unwrap();
         let mut found = HashSet::new();
         let tally = enumerate_with(&encoding, &[], &[vec![]], None, blocked, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} found twice");
@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn known_grids_are_blocked_from_the_start() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
-        let encoding = encode(&latin, 1000).unwrap();
+        let encoding = encode(&latin, Bounds::tuples(1000)).unwrap();
         let every = solutions(&latin, BLOCKED);
         let known: Vec<Grid> = every.iter().take(300).cloned().collect();
         let mut rest = HashSet::new();
@@ -365,7 +365,7 @@ mod tests {
     #[test]
     fn a_stop_in_the_paths_stops_at_once() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
-        let encoding = encode(&latin, 1000).unwrap();
+        let encoding = encode(&latin, Bounds::tuples(1000)).unwrap();
         let mut seen = 0;
         let tally = enumerate_with(&encoding, &[], &[vec![]], None, 3, &mut |_| {
             seen += 1;

@@ -9,6 +9,22 @@ use crate::puzzle::Cell;
 /// tuples may make at most 100 comparisons per tuple of this limit.
 pub const DEFAULT_TUPLE_LIMIT: usize = 1_000_000;
 
+/// How large an encoding may grow: allowed tuples of one cage, and bytes of
+/// the whole formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub(crate) tuples: usize,
+    pub(crate) memory: Option<u64>,
+}
+
+impl Bounds {
+    /// Only a bound on the tuples of one cage.
+    #[cfg(test)]
+    pub(crate) fn tuples(tuples: usize) -> Self {
+        Bounds { tuples, memory: None }
+    }
+}
+
 /// Why the SAT backend could not solve a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
@@ -44,6 +60,24 @@ pub enum SatError {
         cells: usize,
         /// The budget it broke.
         steps: u64,
+    },
+    /// The formula would take more memory than the budget.
+    #[error(
+        "the SAT encoding would take about {} MB by cage {} (the one at {first_cell}), more than the memory \
+         budget of {} MB; raise --memory to encode it anyway",
+        bytes / 1_000_000,
+        cage + 1,
+        budget / 1_000_000
+    )]
+    TooLarge {
+        /// Index of the cage that went past the budget.
+        cage: usize,
+        /// Its first cell.
+        first_cell: Cell,
+        /// The estimated bytes of the formula up to that cage.
+        bytes: u64,
+        /// The budget.
+        budget: u64,
     },
     /// varisat itself failed.
     #[error("the SAT solver failed: {0}")]

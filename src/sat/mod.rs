@@ -19,6 +19,7 @@ use std::sync::atomic::AtomicBool;
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 pub(crate) use encode::{Encoding, encode};
+pub(crate) use error::Bounds;
 pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
 
 /// Hands every solution of `puzzle` but those in `blocked` to
@@ -27,13 +28,13 @@ pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
 /// or `stop` is set; only those in `cubes` (see `enumerate.rs`).
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
-    tuple_limit: usize,
+    bounds: Bounds,
     blocked: &[Grid],
     cubes: &[Vec<(usize, usize)>],
     stop: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SatError> {
-    let encoding = encode(puzzle, tuple_limit)?;
+    let encoding = encode(puzzle, bounds)?;
     let tally = enumerate::enumerate(&encoding, blocked, cubes, stop, on_solution)?;
     let formula = encoding.formula();
     Ok(Stats {
