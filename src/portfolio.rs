@@ -236,6 +236,7 @@ fn race_sat(
     stop: &AtomicBool,
     to: &SyncSender<Message>,
 ) {
+    let stop = sat::Stop { flag: stop, within_calls: true };
     let stats = sat::enumerate(puzzle, bounds, known, cubes, Some(stop), &mut |grid| match to
         .send(Message::Solution(grid.clone()))
     {

@@ -378,7 +378,9 @@ impl Solver {
                             }
                         });
                     }
-                    let stop = watched.then_some(&stop);
+                    // Ctrl-C alone stops SAT between calls, sparing it the
+                    // cost of stopping inside them; a deadline must hold.
+                    let stop = watched.then_some(sat::Stop { flag: &stop, within_calls: deadline.is_some() });
                     let stats = sat::enumerate(puzzle, self.bounds(), &[], cubes, stop, on_solution);
                     drop(done);
                     stats

@@ -32,6 +32,15 @@ use super::error::SatError;
 use super::{encode::encode, error::Bounds};
 use crate::puzzle::Grid;
 
+/// What can stop an enumeration early: a flag, looked at before each call
+/// and, if `within_calls`, inside them too (through varisat's proof output,
+/// at a cost of 5-50% of its speed).
+#[derive(Clone, Copy)]
+pub(crate) struct Stop<'a> {
+    pub(crate) flag: &'a AtomicBool,
+    pub(crate) within_calls: bool,
+}
+
 /// Solutions blocked by clauses before the search splits along paths.
 const BLOCKED: u64 = 256;
 
@@ -61,7 +70,7 @@ pub(crate) fn enumerate(
     encoding: &Encoding,
     known: &[Grid],
     cubes: &[Vec<(usize, usize)>],
-    stop: Option<&AtomicBool>,
+    stop: Option<Stop<'_>>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Tally, SatError> {
     enumerate_with(encoding, known, cubes, stop, BLOCKED, on_solution)
@@ -73,17 +82,18 @@ fn enumerate_with(
     encoding: &Encoding,
     known: &[Grid],
     cubes: &[Vec<(usize, usize)>],
-    stop: Option<&AtomicBool>,
+    stop: Option<Stop<'_>>,
     blocked: u64,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Tally, SatError> {
     let mut solver = Solver::new();
-    if let Some(stop) = stop {
+    if let Some(stop) = stop.filter(|stop| stop.within_calls) {
         // varisat has no way to interrupt a call, but it stops with an
         // error when its proof cannot be written: a proof that fails once
-        // `stop` is set interrupts it (at a cost of 5-50% of its speed).
-        solver.write_proof(Interrupter(stop), ProofFormat::Varisat);
+        // the flag is set interrupts it.
+        solver.write_proof(Interrupter(stop.flag), ProofFormat::Varisat);
     }
+    let stop = stop.map(|stop| stop.flag);
     solver.add_formula(encoding.formula());
     for grid in known {
         solver.add_clause(&encoding.blocking_clause(grid));

@@ -14,11 +14,11 @@ mod error;
 mod tuples;
 
 use std::ops::ControlFlow;
-use std::sync::atomic::AtomicBool;
 
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
 pub(crate) use encode::{Encoding, encode};
+pub(crate) use enumerate::Stop;
 pub(crate) use error::Bounds;
 pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
 
@@ -31,7 +31,7 @@ pub(crate) fn enumerate(
     bounds: Bounds,
     blocked: &[Grid],
     cubes: &[Vec<(usize, usize)>],
-    stop: Option<&AtomicBool>,
+    stop: Option<Stop<'_>>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Stats, SatError> {
     let encoding = encode(puzzle, bounds)?;
