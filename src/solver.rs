@@ -354,38 +354,40 @@ impl Solver {
             Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
                 if stop_now() { ControlFlow::Break(()) } else { on_solution(grid) }
             }),
-            Backend::Sat => {
-                let stop = AtomicBool::new(false);
-                thread::scope(|scope| {
-                    // A watchdog sets `stop` at the deadline, unless the
-                    // search ends first and drops `done`.
-                    let (done, wait) = mpsc::channel::<()>();
-                    let watched = deadline.is_some() || self.interrupt.is_some();
-                    if watched {
-                        let (stop, stop_now) = (&stop, &stop_now);
+            // Ctrl-C alone stops SAT between calls, through its flag and
+            // sparing SAT the cost of stopping inside them; a deadline must
+            // hold inside a call too, so a watchdog sets a flag of its own.
+            Backend::Sat => match deadline {
+                None => {
+                    let stop = self.interrupt.map(|flag| sat::Stop { flag: flag.0, within_calls: false });
+                    sat::enumerate(puzzle, self.bounds(), &[], cubes, stop, on_solution)?
+                }
+                Some(deadline) => {
+                    let stop = AtomicBool::new(false);
+                    thread::scope(|scope| {
+                        // Sets `stop` at the deadline or Ctrl-C, unless the
+                        // search ends first and drops `done`.
+                        let (done, wait) = mpsc::channel::<()>();
+                        let (flag, stop_now) = (&stop, &stop_now);
                         scope.spawn(move || {
-                            // Looks at the interrupt every 20 ms.
-                            let far = Instant::now() + Duration::from_secs(1 << 30);
                             loop {
-                                let left = deadline.unwrap_or(far).saturating_duration_since(Instant::now());
+                                let left = deadline.saturating_duration_since(Instant::now());
                                 match wait.recv_timeout(left.min(Duration::from_millis(20))) {
                                     Err(RecvTimeoutError::Timeout) if stop_now() => {
-                                        break stop.store(true, Ordering::Relaxed);
+                                        break flag.store(true, Ordering::Relaxed);
                                     }
                                     Err(RecvTimeoutError::Timeout) => continue,
                                     _ => break,
                                 }
                             }
                         });
-                    }
-                    // Ctrl-C alone stops SAT between calls, sparing it the
-                    // cost of stopping inside them; a deadline must hold.
-                    let stop = watched.then_some(sat::Stop { flag: &stop, within_calls: deadline.is_some() });
-                    let stats = sat::enumerate(puzzle, self.bounds(), &[], cubes, stop, on_solution);
-                    drop(done);
-                    stats
-                })?
-            }
+                        let stop = sat::Stop { flag: &stop, within_calls: true };
+                        let stats = sat::enumerate(puzzle, self.bounds(), &[], cubes, Some(stop), on_solution);
+                        drop(done);
+                        stats
+                    })?
+                }
+            },
             Backend::Auto => {
                 let interrupt = self.interrupt.map(|flag| flag.0);
                 portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, on_solution)?

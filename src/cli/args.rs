@@ -1,6 +1,7 @@
 //! The command line as clap reads it.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use cagey::format::{Boxes, Format};
@@ -291,13 +292,16 @@ impl TupleLimit {
 }
 
 /// Half the machine's memory (`MemTotal` in /proc/meminfo), or 4 GB where
-/// that cannot be read.
+/// that cannot be read; read once a run.
 fn half_the_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
-    });
-    total.map_or(4_000_000_000, |bytes| bytes / 2)
+    static HALF: OnceLock<u64> = OnceLock::new();
+    *HALF.get_or_init(|| {
+        let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
+        });
+        total.map_or(4_000_000_000, |bytes| bytes / 2)
+    })
 }
 
 /// A size in bytes: a number with an optional K, M, G or T (powers of 1,000).

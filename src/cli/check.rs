@@ -43,10 +43,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         let agree = if report.agree() { "yes" } else { "NO" };
         // The backend that answered for auto.
         let by = report.runs[2].stats.answered_by.map_or("-", Backend::name);
-        // The digest of a run cut short is of a partial set: none is shown.
-        let first = &report.runs[0];
-        let same = report.runs.iter().all(|run| run.complete && run.digest == first.digest);
-        let digest = if same { first.digest.to_string() } else { "-".to_string() };
+        let digest = agreed_digest(&report).unwrap_or_else(|| "-".to_string());
         writeln!(
             out,
             "{:width$}  {:>9}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {:>11}  {by:6}  {digest}",
@@ -66,6 +63,14 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
     Ok(if loaded.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
 }
 
+/// The digest of the solution set every run found whole, if they all did
+/// and agree: the digest of a run cut short is of a partial set.
+fn agreed_digest(report: &Report) -> Option<String> {
+    let first = &report.runs[0];
+    let same = report.runs.iter().all(|run| run.complete && run.digest == first.digest);
+    same.then(|| first.digest.to_string())
+}
+
 /// One JSON line for a puzzle: each run with its count, completeness, time
 /// and counters, whether they agree, the digest of the agreed set, and what
 /// was found wrong.
@@ -82,15 +87,13 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> io::Result
             record
         })
         .collect();
-    let first = &report.runs[0];
-    let same = report.runs.iter().all(|run| run.complete && run.digest == first.digest);
     let record = serde_json::json!({
         "type": "check",
         "source": entry.source,
         "line": entry.line,
         "size": entry.puzzle.size(),
         "agree": report.agree(),
-        "digest": same.then(|| first.digest.to_string()),
+        "digest": agreed_digest(report),
         "disagreement": report.disagreement.as_ref().map(ToString::to_string),
         "runs": runs,
     });

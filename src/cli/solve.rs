@@ -35,7 +35,7 @@ pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let stopped = stopped(&args.input.solver);
     for entry in entries {
         if stopped() {
-            return Ok(answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut }));
+            return Ok(answer.and(why_stopped()));
         }
         let started = Instant::now();
         let stats = stream_solutions(&args.input, entry, limit, several, out)?;
@@ -135,7 +135,7 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let result = in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
         progress.inc();
         let Some(result) = result else {
-            answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
+            answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
         };
         let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
@@ -167,6 +167,12 @@ fn stopped(solver: &SolverArgs) -> impl Fn() -> bool + Sync + use<> {
     move || interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
+/// The answer of a run that stopped before its last puzzle: Ctrl-C, or the
+/// total timeout.
+fn why_stopped() -> Answer {
+    if interrupted() { Answer::Interrupted } else { Answer::TimedOut }
+}
+
 /// After a puzzle: once Ctrl-C was pressed, the answers of the puzzles
 /// already searched are given, and the run stops at the first one not
 /// started.
@@ -188,12 +194,13 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
     let stopped = stopped(&input.solver);
-    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| input.solver.solver().uniqueness(&entry.puzzle)));
+    let solver = input.solver.solver();
+    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| solver.uniqueness(&entry.puzzle)));
     let mut progress = Progress::new(entries.len(), input.format == OutputFormat::Text);
     let result = in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
         progress.inc();
         let Some(result) = result else {
-            answer = answer.and(if interrupted() { Answer::Interrupted } else { Answer::TimedOut });
+            answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
         };
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;

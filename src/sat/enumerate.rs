@@ -30,7 +30,7 @@ use super::encode::Encoding;
 use super::error::SatError;
 #[cfg(test)]
 use super::{encode::encode, error::Bounds};
-use crate::puzzle::Grid;
+use crate::puzzle::{Grid, MAX_SIZE};
 
 /// What can stop an enumeration early: a flag, looked at before each call
 /// and, if `within_calls`, inside them too (through varisat's proof output,
@@ -259,10 +259,15 @@ impl Search<'_> {
         if left(cell) == 0 {
             return true;
         }
+        // On the stack: this runs before every call.
+        let mut open = [0u32; MAX_SIZE];
         self.encoding.groups_of(cell).iter().any(|&g| {
-            let open: Vec<u32> =
-                self.encoding.full_groups()[g].iter().filter(|&&c| c >= cell).map(|&c| left(c)).collect();
-            !matchable(&open)
+            let mut count = 0;
+            for &c in self.encoding.full_groups()[g].iter().filter(|&&c| c >= cell) {
+                open[count] = left(c);
+                count += 1;
+            }
+            !matchable(&open[..count])
         })
     }
 
