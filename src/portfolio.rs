@@ -72,8 +72,11 @@ enum Race {
 /// The state both of native's hooks share.
 struct Portfolio<'c> {
     race: Race,
-    /// Native's solutions handed out while a race may start or is on:
-    /// SAT's findings of them are dropped.
+    /// Native's solutions handed out before a race, their values one after
+    /// the other.
+    before: Vec<u8>,
+    /// Native's solutions handed out once a race is on (and those before
+    /// it): SAT's findings of them are dropped.
     from_native: HashSet<Grid>,
     /// SAT's solutions handed out: native's findings of them are dropped,
     /// to the end.
@@ -95,6 +98,15 @@ impl Portfolio<'_> {
     /// Hands `grid` out unless it was already, remembering it while that
     /// matters.
     fn hand_out(&mut self, grid: &Grid, from: Backend) -> ControlFlow<()> {
+        if self.race == Race::NotYet {
+            // Only native runs yet: its solutions, kept flat (they become a
+            // set only if a race starts), cost a copy each.
+            self.before.extend_from_slice(grid.values());
+            if self.before.len() > self.remember * grid.values().len() {
+                self.call_off();
+            }
+            return self.pass_on(grid, from);
+        }
         let (seen, mine) = match from {
             Backend::Sat => (&self.from_native, &mut self.from_sat),
             _ => (&self.from_sat, &mut self.from_native),
@@ -108,11 +120,27 @@ impl Portfolio<'_> {
                 self.call_off();
             }
         }
+        self.pass_on(grid, from)
+    }
+
+    /// Hands `grid`, found by `from`, to the consumer.
+    fn pass_on(&mut self, grid: &Grid, from: Backend) -> ControlFlow<()> {
         self.solutions += 1;
         self.last_from = from;
         let flow = (self.on_solution)(grid);
         self.stopped |= flow.is_break();
         flow
+    }
+
+    /// Starts remembering native's solutions as a set, for a race: the
+    /// ones handed out so far, which SAT is to block.
+    fn remember_native(&mut self, size: usize) -> Vec<Grid> {
+        let known: Vec<Grid> = std::mem::take(&mut self.before)
+            .chunks(size * size)
+            .map(|values| Grid::new(size, values.to_vec()).expect("a grid handed out"))
+            .collect();
+        self.from_native = known.iter().cloned().collect();
+        known
     }
 
     /// Passes on what SAT has sent; `Break` if native should stop (SAT
@@ -140,6 +168,7 @@ impl Portfolio<'_> {
     /// when native finds them again.
     fn call_off(&mut self) {
         self.race = Race::Off;
+        self.before = Vec::new();
         self.from_native = HashSet::new();
         self.messages = None;
     }
@@ -177,6 +206,7 @@ fn enumerate_with(
     let stop_sat = Arc::new(AtomicBool::new(false));
     let state = RefCell::new(Portfolio {
         race: Race::NotYet,
+        before: Vec::new(),
         from_native: HashSet::new(),
         from_sat: HashSet::new(),
         remember,
@@ -190,7 +220,7 @@ fn enumerate_with(
     let mut give_up = |failures: u64, _| {
         let mut state = state.borrow_mut();
         if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER {
-            let known: Vec<Grid> = state.from_native.iter().cloned().collect();
+            let known = state.remember_native(puzzle.size());
             let (sender, receiver) = sync_channel(1024);
             let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
             // Not joined: once stopped, it ends within one step of its
