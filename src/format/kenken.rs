@@ -40,53 +40,94 @@ use crate::puzzle::{BoxShape, Cage, Cell, Group, InvalidPuzzle, MAX_SIZE, Op, Pu
 
 use super::fields::fields;
 use super::options::{Boxes, Parsed};
+use super::reader::{Item, LineReader, read_all};
 
 /// Parses every puzzle in `text`; `source_name` is used in error messages.
 pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
-    let error =
-        |line: usize, column: usize, kind| ParseError { source_name: source_name.to_string(), line, column, kind };
-    let mut puzzles = Vec::new();
-    let mut current: Option<Builder> = None;
-    for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
+    read_all(&mut Reader::default(), text, source_name)
+}
+
+/// Reads KenKen text a line at a time, holding only the puzzle being read.
+/// After an error it skips to the next size line, so that reading on reads
+/// the puzzles after the bad one.
+#[derive(Default)]
+pub(super) struct Reader {
+    current: Option<Builder>,
+    /// Size lines seen: puzzles begun, read or not.
+    begun: usize,
+    /// After an error, until the next size line.
+    skipping: bool,
+    /// Bytes of the lines of the puzzle being read.
+    held: usize,
+}
+
+impl LineReader for Reader {
+    fn line(&mut self, line_no: usize, line: &str, out: &mut dyn FnMut(Item)) {
         let fields = fields(line);
         let Some(&(column, first)) = fields.first() else {
-            continue;
+            return;
         };
         if first.starts_with('#') {
             if is_comment(&fields) {
-                continue;
+                return;
             }
-            if let Some(done) = current.take() {
-                puzzles.push(done.finish().map_err(|(l, k)| error(l, 1, k))?);
+            if let Some(done) = self.current.take() {
+                out(self.finished(done, true));
             }
-            let builder = header(&fields).map_err(|(c, k)| error(line_no, c, k))?;
-            current = Some(Builder { line: line_no, ..builder });
-            continue;
+            self.begun += 1;
+            match header(&fields) {
+                Ok(builder) => {
+                    self.current = Some(Builder { line: line_no, ..builder });
+                    (self.skipping, self.held) = (false, line.len());
+                }
+                Err((column, kind)) => self.fail(line_no, column, kind, out),
+            }
+            return;
         }
-        let Some(builder) = current.as_mut() else {
+        if self.skipping {
+            return;
+        }
+        let Some(builder) = self.current.as_mut() else {
             let kind = ParseErrorKind::MissingSize { found: line.trim().to_string() };
-            return Err(error(line_no, column, kind));
+            return self.fail(line_no, column, kind, out);
         };
-        builder.add_cage(line_no, &fields).map_err(|(c, k)| error(line_no, c, k))?;
+        match builder.add_cage(line_no, &fields) {
+            Ok(()) => self.held += line.len(),
+            Err((column, kind)) => self.fail(line_no, column, kind, out),
+        }
     }
-    if let Some(done) = current {
-        puzzles.push(done.finish().map_err(|(l, k)| error(l, 1, k))?);
+
+    fn finish(&mut self, out: &mut dyn FnMut(Item)) {
+        if let Some(done) = self.current.take() {
+            out(self.finished(done, false));
+        }
     }
-    if puzzles.is_empty() {
-        return Err(error(1, 1, ParseErrorKind::Empty));
+
+    fn held(&self) -> usize {
+        if self.current.is_some() { self.held } else { 0 }
     }
-    // In a file of several puzzles, one with no cage is a repeated or stray
-    // size line, not a Latin square to count.
-    if let Some(empty) = puzzles.iter().find(|p| puzzles.len() > 1 && p.puzzle.cages().is_empty()) {
-        return Err(error(empty.line, 1, ParseErrorKind::NoCages));
+}
+
+impl Reader {
+    fn fail(&mut self, line: usize, column: usize, kind: ParseErrorKind, out: &mut dyn FnMut(Item)) {
+        (self.current, self.skipping) = (None, true);
+        out(Err((line, column, kind)));
     }
-    Ok(puzzles)
+
+    /// A puzzle read to its end; `more` when another follows.
+    fn finished(&self, done: Builder, more: bool) -> Item {
+        // In a file of several puzzles, one with no cage is a repeated or
+        // stray size line, not a Latin square to count.
+        if done.cages.is_empty() && (more || self.begun > 1) {
+            return Err((done.line, 1, ParseErrorKind::NoCages));
+        }
+        done.finish().map_err(|(line, kind)| (line, 1, kind))
+    }
 }
 
 /// Whether a `#` line is a comment: its first word (after `#`, or the
 /// next field) does not start with a digit, as a size does.
-fn is_comment(fields: &[(usize, &str)]) -> bool {
+pub(super) fn is_comment(fields: &[(usize, &str)]) -> bool {
     let rest = &fields[0].1[1..];
     let word = if rest.is_empty() { fields.get(1).map_or("", |f| f.1) } else { rest };
     !word.starts_with(|c: char| c.is_ascii_digit())

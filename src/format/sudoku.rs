@@ -20,6 +20,7 @@ use crate::error::{ParseError, ParseErrorKind, WriteError};
 use crate::puzzle::{BoxShape, MAX_SIZE, Op, Puzzle, value_symbol};
 
 use super::options::{Boxes, Parsed};
+use super::reader::{Item, LineReader, read_all};
 
 /// The value a character stands for: 0 for an empty cell.
 fn char_value(ch: char) -> Option<u8> {
@@ -43,41 +44,110 @@ fn side(cells: usize) -> Option<usize> {
 
 /// Parses every puzzle in `text`; `source_name` is used in error messages.
 pub fn parse(text: &str, source_name: &str, boxes: Boxes) -> Result<Vec<Parsed>, ParseError> {
-    let error =
-        |line: usize, column: usize, kind| ParseError { source_name: source_name.to_string(), line, column, kind };
-    let mut puzzles = Vec::new();
-    let mut block: Vec<(usize, &str)> = Vec::new();
-    let lines = text.lines().chain(std::iter::once(""));
-    for (index, line) in lines.enumerate() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('#') {
-            continue;
+    read_all(&mut Reader::new(boxes), text, source_name)
+}
+
+/// Reads Sudoku text a line at a time. A block is held until a blank line
+/// ends it, or until it has more rows than a grid can, when its first line
+/// shows it to be a block of line puzzles, read as they come from then on.
+pub(super) struct Reader {
+    boxes: Boxes,
+    /// The block being read, while it may still be a grid.
+    block: Vec<(usize, String)>,
+    /// Its lines that are more than decoration.
+    rows: usize,
+    /// Bytes of text in `block`.
+    held: usize,
+    mode: Mode,
+}
+
+/// How the rest of a block is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Held whole: it may be a grid.
+    Held,
+    /// A block of line puzzles: each line on its own.
+    Lines,
+    /// A grid found bad before its end: skipped to the blank line.
+    Skip,
+}
+
+impl Reader {
+    pub(super) fn new(boxes: Boxes) -> Self {
+        Reader { boxes, block: Vec::new(), rows: 0, held: 0, mode: Mode::Held }
+    }
+
+    /// Reads the held block, now known whole or known not to be a grid.
+    fn read_block(&mut self, out: &mut dyn FnMut(Item)) {
+        if self.block.is_empty() {
+            return;
         }
-        if !trimmed.is_empty() {
-            block.push((index + 1, line));
-            continue;
+        let block: Vec<(usize, &str)> = self.block.iter().map(|(line, text)| (*line, text.as_str())).collect();
+        if is_line_block(&block) {
+            for line in block.chunks(1) {
+                self.hand_out(read_lines(line), out);
+            }
+            self.mode = Mode::Lines;
+        } else {
+            self.hand_out(read_grid(&block), out);
+            self.mode = Mode::Skip;
         }
-        if block.is_empty() {
-            continue;
-        }
-        let read = if is_line_block(&block) { read_lines(&block) } else { read_grid(&block) };
-        for (line, column, givens) in read.map_err(|(l, c, k)| error(l, c, k))? {
+        self.block.clear();
+        (self.rows, self.held) = (0, 0);
+    }
+
+    /// The puzzles of what a reader read, or its error.
+    fn hand_out(&self, read: Result<Read, ReadError>, out: &mut dyn FnMut(Item)) {
+        let read = match read {
+            Ok(read) => read,
+            Err(error) => return out(Err(error)),
+        };
+        for (line, column, givens) in read {
             let size = side(givens.len()).expect("readers return N² cells");
-            let shape = match boxes {
+            let shape = match self.boxes {
                 Boxes::Default => BoxShape::default_for(size),
                 Boxes::None => None,
                 Boxes::Shape(shape) => Some(shape),
             };
-            let puzzle =
-                Puzzle::sudoku(size, shape, &givens).map_err(|e| error(line, column, ParseErrorKind::Invalid(e)))?;
-            puzzles.push(Parsed { puzzle, line });
+            let puzzle = Puzzle::sudoku(size, shape, &givens);
+            out(puzzle.map(|puzzle| Parsed { puzzle, line }).map_err(|e| (line, column, ParseErrorKind::Invalid(e))));
         }
-        block.clear();
     }
-    if puzzles.is_empty() {
-        return Err(error(1, 1, ParseErrorKind::Empty));
+}
+
+impl LineReader for Reader {
+    fn line(&mut self, line_no: usize, line: &str, out: &mut dyn FnMut(Item)) {
+        let trimmed = line.trim();
+        if trimmed.starts_with('#') {
+            return;
+        }
+        if trimmed.is_empty() {
+            return self.finish(out);
+        }
+        match self.mode {
+            Mode::Lines => self.hand_out(read_lines(&[(line_no, line)]), out),
+            Mode::Skip => {}
+            Mode::Held => {
+                self.block.push((line_no, line.to_string()));
+                self.held += line.len();
+                self.rows += usize::from(!line.chars().all(is_decoration));
+                // Too many rows for a grid: its first line tells how the
+                // whole block reads.
+                if self.rows > MAX_SIZE {
+                    self.read_block(out);
+                }
+            }
+        }
     }
-    Ok(puzzles)
+
+    fn finish(&mut self, out: &mut dyn FnMut(Item)) {
+        self.read_block(out);
+        self.mode = Mode::Held;
+    }
+
+    fn held(&self) -> usize {
+        self.held
+    }
 }
 
 /// Givens of one puzzle, with the line and column where it starts.

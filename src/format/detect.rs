@@ -1,0 +1,51 @@
+//! Telling KenKen from Sudoku text.
+
+use super::fields::fields;
+use super::options::Format;
+
+/// Guesses the format from the first meaningful line: a `# N` size line or
+/// a cage line means KenKen, anything else Sudoku (whose `#` lines are
+/// comments). `None` for a text with no meaningful line.
+pub fn detect(text: &str) -> Option<Format> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().find_map(detect_line)
+}
+
+/// The format one line shows, if it is meaningful (not blank, not a `#`
+/// comment).
+pub(super) fn detect_line(line: &str) -> Option<Format> {
+    let fields = fields(line);
+    let &(_, first) = fields.first()?;
+    if let Some(rest) = first.strip_prefix('#') {
+        // `# N` or `#N`, perhaps with `boxes RxC` after it.
+        let words: Vec<&str> =
+            [rest].into_iter().filter(|r| !r.is_empty()).chain(fields[1..].iter().map(|f| f.1)).collect();
+        let is_size = words.first().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+        let is_header = is_size && (words.len() == 1 || (words.len() == 3 && words[1] == "boxes"));
+        return is_header.then_some(Format::KenKen);
+    }
+    if crate::puzzle::Op::from_symbol(first).is_some() && fields.len() > 1 {
+        return Some(Format::KenKen);
+    }
+    Some(Format::Sudoku)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection() {
+        assert_eq!(detect("# 4\n+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("\n#5\n"), Some(Format::KenKen));
+        assert_eq!(detect("# 9 boxes 3x3\n+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("# a comment\n1...\n"), Some(Format::Sudoku));
+        assert_eq!(detect("....\n"), Some(Format::Sudoku));
+        assert_eq!(detect("5 3 . | . 7 ."), Some(Format::Sudoku));
+        assert_eq!(detect("# only a comment\n\n"), None);
+        // A byte-order mark, as some editors write, changes nothing.
+        assert_eq!(detect("\u{feff}# 4\n+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("\u{feff}1...\n"), Some(Format::Sudoku));
+    }
+}
