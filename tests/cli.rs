@@ -11,15 +11,19 @@ fn cagey(args: &[&str]) -> Output {
     cagey_with_input(args, "")
 }
 
+/// cagey running with its standard streams piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cagey"));
+    command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.spawn().unwrap()
+}
+
 fn cagey_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let mut child = spawn(args);
+    // cagey reads as it solves, and may stop reading at an error.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -268,7 +272,7 @@ fn bad_input_exits_2_naming_line_column_and_expectation() {
             assert_eq!(code(&out), 2, "{command} on {input:?}");
             assert!(stderr(&out).contains(message), "{command} on {input:?}: {}", stderr(&out));
             assert!(!stderr(&out).contains("panicked"));
-            assert!(stdout(&out).is_empty(), "nothing is solved before the input is read whole");
+            assert!(stdout(&out).is_empty(), "a puzzle that cannot be read whole is not solved");
         }
     }
 }
@@ -716,14 +720,7 @@ fn endless_or_binary_input_is_refused_at_its_first_bad_byte() {
         assert_eq!(code(&out), 2);
         assert!(stderr(&out).contains(message), "{}", stderr(&out));
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_cagey"))
-        .args(["count", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = out;
+    let mut out = spawn(&["count", "-"]);
     out.stdin.take().unwrap().write_all(b"# 4\n+ 3 A1 A2\n\xff\n").unwrap();
     let out = out.wait_with_output().unwrap();
     assert!(stderr(&out).contains("<stdin>:3:1: not UTF-8 text"), "{}", stderr(&out));
@@ -735,9 +732,10 @@ fn keep_going_answers_the_readable_puzzles_and_exits_2() {
     let out = cagey_with_input(&["count", "--keep-going", "-"], kenken);
     assert_eq!((code(&out), stdout(&out)), (2, "96\n2\n".to_string()), "{}", stderr(&out));
     assert!(stderr(&out).contains("<stdin>:4:1: unknown op '%'"), "{}", stderr(&out));
-    // Without it, the bad puzzle stops the run before any is solved.
+    // Without it, the bad puzzle ends the run: the input is read as it is
+    // solved, so the puzzles before it are answered.
     let out = cagey_with_input(&["count", "-"], kenken);
-    assert_eq!((code(&out), stdout(&out)), (2, String::new()));
+    assert_eq!((code(&out), stdout(&out)), (2, "96\n".to_string()));
     // Sudoku lines: the bad line alone is left out, with its own line number.
     let sudoku = "1...............\n..x.\n.2..............\n";
     let out = cagey_with_input(&["count", "--keep-going", "--format", "json", "-"], sudoku);
@@ -759,4 +757,42 @@ fn the_memory_budget_refuses_a_large_encoding_and_auto_goes_on() {
         assert_eq!(code(&out), 2);
         assert!(stderr(&out).contains("expected a number of bytes, like 500M or 8G"), "{}", stderr(&out));
     }
+}
+
+#[test]
+fn input_is_read_as_it_is_solved() {
+    let mut child = spawn(&["count", "-"]);
+    let mut input = child.stdin.take().unwrap();
+    input.write_all("1...............\n".repeat(100).as_bytes()).unwrap();
+    input.flush().unwrap();
+    // The first answers come while the input is still open.
+    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut output, &mut line).unwrap();
+        sender.send(line).unwrap();
+    });
+    let first = receiver.recv_timeout(std::time::Duration::from_secs(60));
+    drop(input);
+    assert_eq!(first.as_deref(), Ok("72\n"));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn a_puzzle_text_past_its_share_of_the_memory_budget_is_refused() {
+    // 1/64 of the budget, and never less than 1 MB.
+    let long = format!("1...............{}\n", " x".repeat(600_000));
+    let out = cagey_with_input(&["count", "--memory", "1M", "-"], &long);
+    assert_eq!(code(&out), 2);
+    let message =
+        "<stdin>:1: one puzzle's text passes 1 MB, 1/64 of the memory budget: if this is a puzzle, raise --memory";
+    assert!(stderr(&out).contains(message), "{}", stderr(&out));
+    let out = cagey_with_input(&["count", "--memory", "100M", "-"], &long);
+    assert_eq!((code(&out), stdout(&out)), (0, "72\n".to_string()), "{}", stderr(&out));
+    // Lines of a puzzle count together: a KenKen puzzle of endless groups.
+    let groups = format!("# 4\n+ 3 A1 A2\n{}", "distinct A1 B2\n".repeat(80_000));
+    let out = cagey_with_input(&["count", "--memory", "1M", "-"], &groups);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("one puzzle's text passes 1 MB"), "{}", stderr(&out));
 }

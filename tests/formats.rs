@@ -1,6 +1,6 @@
 //! Print → parse round trips for both formats, and no input that panics.
 
-use cagey::format::{self, Boxes, Format, ParseOptions, kenken, sudoku};
+use cagey::format::{self, Boxes, Format, ParseOptions, Parser, kenken, sudoku};
 use cagey::{BoxShape, Cage, Cell, Group, Op, Puzzle, Target};
 use proptest::prelude::*;
 
@@ -79,6 +79,19 @@ proptest! {
         prop_assert_eq!(&parsed[0].puzzle, &puzzle);
     }
 
+    /// Text pasted together from puzzles and bad lines, read on past each
+    /// error as `--keep-going` does, agrees with a whole parse.
+    #[test]
+    fn reading_on_past_errors_agrees_with_a_whole_parse(
+        lines in prop::collection::vec(prop::sample::select(&[
+            "# 4", "#2", "# note", "", "+ 3 A1 A2", "- 1 B1 B2", "% 3 A1 A2", "+ 3 A1 Z9", "distinct A1 B2", "1...",
+            "1 . . .", ". . 1 .", ". . . .", "|-+-|", "1 x", "1..............2", "1.x.............", "\u{feff}# 4",
+        ][..]), 0..60),
+        format in prop::sample::select(&[None, Some(Format::KenKen), Some(Format::Sudoku)][..]),
+    ) {
+        read_on_agrees(&lines.join("\n"), &ParseOptions { format, boxes: Boxes::Default })?;
+    }
+
     #[test]
     fn no_text_makes_the_parser_panic(text in "[#+*/!?x=0-9A-Za-z. \t\n:|÷×−-]{0,300}") {
         for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
@@ -93,6 +106,7 @@ proptest! {
         for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             let _ = format::parse(&text, "bytes", &options);
+            read_on_agrees(&text, &options)?;
         }
     }
 
@@ -137,6 +151,7 @@ proptest! {
             if let Ok(parsed) = format::parse(&text, "mutated", &options) {
                 prop_assert!(!parsed.is_empty());
             }
+            read_on_agrees(&text, &options)?;
         }
     }
 
@@ -151,6 +166,28 @@ proptest! {
             prop_assert!(!parsed.is_empty());
         }
     }
+}
+
+/// [`Parser`] fed `text` a line at a time, reading on past errors (never a
+/// panic): what it gives up to its first error is what a whole parse gives,
+/// the puzzles or that error.
+fn read_on_agrees(text: &str, options: &ParseOptions) -> Result<(), TestCaseError> {
+    let mut parser = Parser::new("t", *options);
+    let mut items = Vec::new();
+    for line in text.lines() {
+        parser.push(line);
+        items.extend(parser.by_ref());
+    }
+    parser.finish();
+    items.extend(parser.by_ref());
+    let first_error = items.iter().position(Result::is_err);
+    let before: Vec<_> = items[..first_error.unwrap_or(items.len())].iter().cloned().map(Result::unwrap).collect();
+    match (format::parse(text, "t", options), first_error) {
+        (Ok(whole), None) => prop_assert_eq!(whole, before),
+        (Err(whole), Some(i)) => prop_assert_eq!(Err(whole), items[i].clone()),
+        (whole, _) => prop_assert!(false, "whole parse {:?}, read on {:?}", whole, items),
+    }
+    Ok(())
 }
 
 #[test]

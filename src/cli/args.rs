@@ -229,7 +229,8 @@ pub struct ReadArgs {
     pub input_format: Option<Format>,
 
     /// Report a puzzle that cannot be read and go on with the others (exit status 2 at the
-    /// end), instead of stopping the run before any is solved.
+    /// end), instead of ending the run there (the puzzles before it are answered: input is
+    /// read as it is solved).
     #[arg(long)]
     pub keep_going: bool,
 
@@ -287,7 +288,12 @@ pub struct TupleLimit {
 impl TupleLimit {
     /// A solver builder with these bounds.
     pub fn apply(&self, builder: SolverBuilder) -> SolverBuilder {
-        builder.tuple_limit(self.tuple_limit).memory(self.memory.unwrap_or_else(half_the_memory))
+        builder.tuple_limit(self.tuple_limit).memory(self.budget())
+    }
+
+    /// The run's memory budget in bytes.
+    pub fn budget(&self) -> u64 {
+        self.memory.unwrap_or_else(half_the_memory)
     }
 }
 

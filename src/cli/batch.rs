@@ -3,34 +3,57 @@
 use std::io;
 use std::ops::ControlFlow;
 
-use itertools::Itertools;
 use rayon::prelude::*;
 
 use super::exit::RunError;
 
-/// Solves the items on `jobs` threads, a batch at a time, and hands each result to `report` in the order of the items, until
-/// `report` says to stop.
+/// Solves the items on `jobs` threads, a batch at a time, and hands each
+/// result to `report` in the order of the items, with whether it ends a
+/// batch (a time to flush output), until `report` says to stop. Items are
+/// taken from `items` only as a batch needs them, so that a file is read
+/// as it is solved; the first batches are small, so that the first answers
+/// come at once. An item that is an error ends the run once the items
+/// before it are reported.
 pub fn in_order<T: Sync, R: Send>(
-    items: impl IntoIterator<Item = T>,
+    items: impl IntoIterator<Item = Result<T, RunError>>,
     jobs: usize,
     solve: impl Fn(&T) -> R + Sync,
-    mut report: impl FnMut(T, R) -> Result<ControlFlow<()>, RunError>,
+    mut report: impl FnMut(T, R, bool) -> Result<ControlFlow<()>, RunError>,
 ) -> Result<(), RunError> {
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| RunError::Io(io::Error::other(e)))?;
-    let batches = items.into_iter().chunks(32 * pool.current_num_threads());
-    for batch in &batches {
-        let batch: Vec<T> = batch.collect();
+    let most = 32 * pool.current_num_threads();
+    let mut items = items.into_iter();
+    let mut size = 1;
+    loop {
+        let mut batch = Vec::with_capacity(size);
+        let mut failed = None;
+        for item in items.by_ref() {
+            match item {
+                Ok(item) => batch.push(item),
+                Err(error) => failed = Some(error),
+            }
+            if failed.is_some() || batch.len() == size {
+                break;
+            }
+        }
         let results: Vec<R> = if batch.len() == 1 {
             vec![solve(&batch[0])]
         } else {
             pool.install(|| batch.par_iter().map(&solve).collect())
         };
-        for (item, result) in batch.into_iter().zip(results) {
-            if report(item, result)?.is_break() {
+        let last = results.len();
+        for (i, (item, result)) in batch.into_iter().zip(results).enumerate() {
+            if report(item, result, i + 1 == last)?.is_break() {
                 return Ok(());
             }
         }
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        if last < size {
+            return Ok(());
+        }
+        size = (2 * size).min(most);
     }
-    Ok(())
 }

@@ -8,14 +8,16 @@ use cagey::{Backend, Enumerate, Solver};
 
 use super::args::{CheckArgs, OutputFormat};
 use super::exit::{Answer, RunError};
-use super::input::{CliError, Entry, load};
+use super::input::{CliError, Entries, Entry};
 
 pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let loaded = load(&args.input, &mut io::stderr())?;
-    let entries = loaded.entries;
+    let mut entries = Entries::of(&args.input, args.tuples.budget());
     let [native, sat, auto] = Backend::ALL.map(|backend| args.tuples.apply(Solver::builder()).backend(backend).build());
     let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
-    let width = entries.iter().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
+    // Labels as wide as those of the first puzzles read; a later, longer
+    // one pushes its row out.
+    let (ahead, _) = entries.peek(100);
+    let width = ahead.iter().flatten().map(|e| e.label().len()).max().unwrap_or(0).max("puzzle".len());
     let json = args.format == OutputFormat::Json;
     if !json {
         writeln!(
@@ -25,7 +27,8 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         )?;
     }
     let mut answer = Answer::Positive;
-    for entry in &entries {
+    for entry in ahead.into_iter().chain(&mut entries) {
+        let entry = &entry?;
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
             .map_err(|error| CliError::Solve { label: entry.label(), error })?;
         if report.disagreement.is_some() {
@@ -60,7 +63,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         }
         out.flush()?;
     }
-    Ok(if loaded.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
+    Ok(if entries.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
 }
 
 /// The digest of the solution set every run found whole, if they all did

@@ -1,19 +1,28 @@
 //! `cagey cnf`: the SAT encoding of one puzzle as DIMACS CNF.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use cagey::format::{Boxes, sudoku};
 use cagey::{Grid, Op, Puzzle, Solver, verify};
 
 use super::args::CnfArgs;
 use super::exit::{Answer, RunError};
-use super::input::{CliError, load_files, read};
+use super::input::{CliError, Entries, read};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let entries = load_files(std::slice::from_ref(&args.file), args.read, &mut io::stderr())?.entries;
+    let files = std::slice::from_ref(&args.file);
+    // The puzzle asked for (the first by default) and how many there are.
+    let (mut chosen, mut count) = (None, 0);
+    for entry in Entries::new(files, args.read, args.tuples.budget()) {
+        let entry = entry?;
+        count += 1;
+        if count == args.puzzle.unwrap_or(1) {
+            chosen = Some(entry);
+        }
+    }
     let name = args.file.display().to_string();
-    let entry = match (args.puzzle, entries.len()) {
-        (None, 1) => &entries[0],
+    let entry = match (args.puzzle, count) {
+        (None, 1) => chosen.expect("the one puzzle"),
         (None, count) => {
             let message = format!("the file holds {count} puzzles: choose one with --puzzle K");
             return Err(CliError::Unfit { place: name, message }.into());
@@ -22,7 +31,7 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
             let message = format!("--puzzle {k} is out of range: the file holds {count} puzzles, numbered from 1");
             return Err(CliError::Unfit { place: name, message }.into());
         }
-        (Some(k), _) => &entries[k - 1],
+        (Some(_), _) => chosen.expect("puzzle K"),
     };
     let blocked = match &args.block {
         Some(path) => read_solutions(path, &entry.puzzle)?,

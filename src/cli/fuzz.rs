@@ -26,10 +26,10 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let mut tally = Tally::default();
     let mut disagreed = false;
     in_order(
-        0..args.cases,
+        (0..args.cases).map(Ok),
         args.jobs.threads(usize::try_from(args.cases).unwrap_or(usize::MAX)),
         |&case| fuzzer.run(case),
-        |case, result| {
+        |case, result, _| {
             bar.inc(1);
             let Some(outcome) = result.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?
             else {

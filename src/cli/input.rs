@@ -1,11 +1,10 @@
 //! Reading the puzzle files named on the command line.
 
-use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use cagey::format::{self, Boxes, Format, ParseOptions, Parsed};
-use cagey::{ParseError, ParseErrorKind, Puzzle, SolveError};
+use cagey::format::{self, Boxes, Format, ParseOptions, Parsed, Parser};
+use cagey::{Cell, ParseError, Puzzle, SolveError};
 use itertools::Itertools;
 use thiserror::Error;
 
@@ -44,187 +43,303 @@ pub enum CliError {
     LooksLikeSudoku(ParseError),
     #[error("{label}: {error}")]
     Solve { label: String, error: SolveError },
+    /// A puzzle whose text passes its share of the memory budget.
+    #[error(
+        "{name}:{line}: one puzzle's text passes {} MB, 1/{INPUT_SHARE} of the memory budget: if this is a puzzle, raise --memory",
+        most.div_ceil(1_000_000)
+    )]
+    TooLong { name: String, line: usize, most: usize },
     /// Input that parsed but does not fit what the command needs.
     #[error("{place}: {message}")]
     Unfit { place: String, message: String },
 }
 
-/// Reads and parses every file, in order, before any solving starts.
-/// Warnings (KenKen cells in no cage), and with `--keep-going` the puzzles
-/// that could not be read, go to `warnings`.
-pub fn load(args: &PuzzleFiles, warnings: &mut dyn Write) -> Result<Loaded, CliError> {
-    load_files(&args.files, args.read, warnings)
-}
-
-/// The puzzles read, and how many could not be (with `--keep-going`).
-pub struct Loaded {
-    pub entries: Vec<Entry>,
+/// The puzzles of the files on the command line, read as they are taken:
+/// a file of a million puzzles never sits in memory whole, only the puzzle
+/// being read. Warnings (KenKen cells in no cage), and with `--keep-going`
+/// the puzzles that could not be read, go to standard error; without it,
+/// the first puzzle that cannot be read is the last item.
+pub struct Entries<'a> {
+    files: std::slice::Iter<'a, PathBuf>,
+    read_args: ReadArgs,
+    /// The most text one puzzle may take: a share of the memory budget.
+    most: usize,
+    file: Option<OpenFile>,
+    /// Puzzles that could not be read and were skipped (`--keep-going`).
     pub skipped: usize,
+    /// Whether the note on cells in no cage was given.
+    noted: bool,
+    /// After an error that ends the run.
+    ended: bool,
 }
 
-/// [`load`] for any list of files.
-pub fn load_files(files: &[PathBuf], read_args: ReadArgs, warnings: &mut dyn Write) -> Result<Loaded, CliError> {
-    let (forced, boxes) = (read_args.input_format, read_args.boxes.boxes);
-    let mut entries = Vec::new();
-    let mut skipped = 0;
-    let mut warned = false;
-    for path in files {
-        let (name, text) = read(path)?;
-        let format = forced.or_else(|| format::detect(&text));
-        if format == Some(Format::KenKen) && boxes != Boxes::Default {
+/// The share of the memory budget the text of one puzzle may take.
+pub const INPUT_SHARE: u64 = 64;
+
+impl<'a> Entries<'a> {
+    /// The puzzles of `files`, with `memory` the run's budget in bytes.
+    pub fn new(files: &'a [PathBuf], read_args: ReadArgs, memory: u64) -> Self {
+        let most = usize::try_from(memory / INPUT_SHARE).unwrap_or(usize::MAX).max(1_000_000);
+        Entries { files: files.iter(), read_args, most, file: None, skipped: 0, noted: false, ended: false }
+    }
+
+    /// The entries of the files named by `args`.
+    pub fn of(args: &'a PuzzleFiles, memory: u64) -> Self {
+        Entries::new(&args.files, args.read, memory)
+    }
+
+    /// Up to `n` items read ahead, and whether they are all there are.
+    pub fn peek(&mut self, n: usize) -> (Vec<Result<Entry, CliError>>, bool) {
+        let ahead: Vec<_> = self.by_ref().take(n).collect();
+        let all = ahead.len() < n;
+        (ahead, all)
+    }
+
+    fn entry(&mut self, parsed: Parsed) -> Entry {
+        let file = self.file.as_ref().expect("a file is open");
+        if file.parser.found_format() == Some(Format::KenKen) {
+            let uncaged = parsed.puzzle.uncaged_cells();
+            if !uncaged.is_empty() {
+                warn_uncaged(&file.name, parsed.line, &uncaged, !self.noted);
+                self.noted = true;
+            }
+        }
+        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle }
+    }
+}
+
+impl Iterator for Entries<'_> {
+    type Item = Result<Entry, CliError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.ended {
+            let Some(file) = self.file.as_mut() else {
+                match OpenFile::open(self.files.next()?, self.read_args, self.most) {
+                    Ok(file) => self.file = Some(file),
+                    Err(error) => return self.end(error),
+                }
+                continue;
+            };
+            match file.parser.next() {
+                Some(Ok(parsed)) => return Some(Ok(self.entry(parsed))),
+                Some(Err(error)) if self.read_args.keep_going && file.parser.found_format().is_some() => {
+                    let _ = writeln!(io::stderr(), "cagey: {error}");
+                    self.skipped += 1;
+                }
+                Some(Err(error)) => {
+                    let error = file.explain(error);
+                    return self.end(error);
+                }
+                None if file.done => self.file = None,
+                None => {
+                    if let Err(error) = file.read_line() {
+                        return self.end(error);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Entries<'_> {
+    fn end(&mut self, error: CliError) -> Option<Result<Entry, CliError>> {
+        self.ended = true;
+        Some(Err(error))
+    }
+}
+
+/// Warns of the cells in no cage of the KenKen puzzle at `name:line`, and
+/// the first time says why it is only a warning.
+fn warn_uncaged(name: &str, line: usize, uncaged: &[Cell], first: bool) {
+    const SHOWN: usize = 8;
+    let more = uncaged.len().saturating_sub(SHOWN);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let cells = uncaged.iter().take(SHOWN).join(" ");
+    let count = uncaged.len();
+    let cells_word = if count == 1 { "cell" } else { "cells" };
+    // A failed warning must not stop the work.
+    let _ = writeln!(io::stderr(), "cagey: warning: {name}:{line}: {count} {cells_word} in no cage: {cells}{more}");
+    if first {
+        let _ = writeln!(
+            io::stderr(),
+            "cagey: note: a cell in no cage is allowed (only its rows, columns and boxes constrain it); the warning \
+             is on standard error, which 2>/dev/null silences"
+        );
+    }
+}
+
+/// A file being read.
+struct OpenFile {
+    name: String,
+    lines: TextLines,
+    parser: Parser,
+    /// The most text one puzzle may take.
+    most: usize,
+    forced: bool,
+    /// Whether `--boxes` was given, which KenKen text ignores.
+    boxes_given: bool,
+    /// What the first line that is neither blank nor a `#` line reads as,
+    /// once seen: the hint for a Sudoku file read as KenKen.
+    plain: Option<Option<Format>>,
+    /// Whether the text has ended.
+    done: bool,
+}
+
+impl OpenFile {
+    fn open(path: &Path, read_args: ReadArgs, most: usize) -> Result<OpenFile, CliError> {
+        let (name, lines) = TextLines::open(path)?;
+        let (format, boxes) = (read_args.input_format, read_args.boxes.boxes);
+        let parser = Parser::new(&name, ParseOptions { format, boxes });
+        let boxes_given = boxes != Boxes::Default;
+        Ok(OpenFile { name, lines, parser, most, forced: format.is_some(), boxes_given, plain: None, done: false })
+    }
+
+    /// Hands the next line to the parser, or the end of the text; refuses
+    /// a puzzle whose text passes `most` bytes.
+    fn read_line(&mut self) -> Result<(), CliError> {
+        let unknown = self.parser.found_format().is_none();
+        match self.lines.next_line(self.most.saturating_sub(self.parser.held()))? {
+            Some(line) => {
+                self.see(&line);
+                self.parser.push(&line);
+            }
+            None => {
+                self.parser.finish();
+                self.done = true;
+            }
+        }
+        if unknown && self.parser.found_format() == Some(Format::KenKen) && self.boxes_given {
             let _ = writeln!(
-                warnings,
-                "cagey: warning: {name}: --boxes applies to Sudoku input; a KenKen file gives its boxes on its \
-                 size line ('# 9 boxes 3x3')"
+                io::stderr(),
+                "cagey: warning: {}: --boxes applies to Sudoku input; a KenKen file gives its boxes on its size \
+                 line ('# 9 boxes 3x3')",
+                self.name
             );
         }
-        let options = ParseOptions { format, boxes };
-        let whole = format::parse(&text, &name, &options).map_err(|error| {
-            let uncommented = text.lines().filter(|line| !line.trim_start().starts_with('#')).join("\n");
-            match forced.is_none() && format::detect(&uncommented) == Some(Format::Sudoku) {
-                true if format == Some(Format::KenKen) => CliError::LooksLikeSudoku(error),
-                _ => CliError::Parse(error),
-            }
-        });
-        let parsed = match whole {
-            Ok(parsed) => parsed,
-            Err(_) if read_args.keep_going && format.is_some() => {
-                let options = ParseOptions { format, ..options };
-                let (parsed, errors) = parse_pieces(&text, &name, &options);
-                for error in &errors {
-                    let _ = writeln!(warnings, "cagey: {error}");
-                }
-                skipped += errors.len();
-                parsed
-            }
-            Err(error) => return Err(error),
-        };
-        for parsed in parsed {
-            let uncaged = if format == Some(Format::KenKen) { parsed.puzzle.uncaged_cells() } else { Vec::new() };
-            if !uncaged.is_empty() {
-                const SHOWN: usize = 8;
-                let more = uncaged.len().saturating_sub(SHOWN);
-                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-                let cells = uncaged.iter().take(SHOWN).join(" ");
-                let (line, count) = (parsed.line, uncaged.len());
-                // A failed warning must not stop the work.
-                let cells_word = if count == 1 { "cell" } else { "cells" };
-                let _ =
-                    writeln!(warnings, "cagey: warning: {name}:{line}: {count} {cells_word} in no cage: {cells}{more}");
-                if !warned {
-                    let _ = writeln!(
-                        warnings,
-                        "cagey: note: a cell in no cage is allowed (only its rows, columns and boxes constrain it); \
-                         the warning is on standard error, which 2>/dev/null silences"
-                    );
-                    warned = true;
-                }
-            }
-            entries.push(Entry { source: name.clone(), line: parsed.line, puzzle: parsed.puzzle });
+        Ok(())
+    }
+
+    fn see(&mut self, line: &str) {
+        let trimmed = line.trim_start_matches('\u{feff}').trim();
+        if self.plain.is_none() && !trimmed.is_empty() && !trimmed.starts_with('#') {
+            self.plain = Some(format::detect(trimmed));
         }
     }
-    Ok(Loaded { entries, skipped })
-}
 
-/// Parses a text piece by piece, so that one bad puzzle costs only itself:
-/// KenKen from each size line to the next, Sudoku block by block between
-/// blank lines, and line by line in a block that fails whole. The puzzles
-/// read, and the errors of the pieces that could not be.
-fn parse_pieces(text: &str, name: &str, options: &ParseOptions) -> (Vec<Parsed>, Vec<ParseError>) {
-    let lines: Vec<&str> = text.lines().collect();
-    let starts: Vec<usize> = match options.format {
-        Some(Format::KenKen) => {
-            let size_line = |line: &str| {
-                let rest = line.trim_start().strip_prefix('#').unwrap_or("x").trim_start();
-                rest.starts_with(|c: char| c.is_ascii_digit())
-            };
-            (0..lines.len()).filter(|&i| i == 0 || size_line(lines[i])).collect()
+    /// The error, with a hint when a file read as KenKen for a `# N` line
+    /// reads as Sudoku without its `#` lines. Reads on, a little, to its
+    /// first other line.
+    fn explain(&mut self, error: ParseError) -> CliError {
+        if self.forced || self.parser.found_format() != Some(Format::KenKen) {
+            return CliError::Parse(error);
         }
-        _ => (0..lines.len()).filter(|&i| i == 0 || lines[i - 1].trim().is_empty()).collect(),
-    };
-    let (mut parsed, mut errors) = (Vec::new(), Vec::new());
-    let ends = starts.iter().skip(1).copied().chain([lines.len()]);
-    let mut pieces: VecDeque<(usize, usize)> = starts.iter().copied().zip(ends).collect();
-    while let Some((start, end)) = pieces.pop_front() {
-        match format::parse(&lines[start..end].join("\n"), name, options) {
-            Ok(found) => parsed.extend(found.into_iter().map(|p| Parsed { line: p.line + start, ..p })),
-            Err(error) if error.kind == ParseErrorKind::Empty => {}
-            // A Sudoku block of one-line puzzles: one line at a time.
-            Err(_) if options.format == Some(Format::Sudoku) && end - start > 1 => {
-                for i in (start..end).rev() {
-                    pieces.push_front((i, i + 1));
-                }
+        for _ in 0..1000 {
+            match self.lines.next_line(self.most) {
+                Ok(Some(line)) if self.plain.is_none() => self.see(&line),
+                _ => break,
             }
-            Err(error) => errors.push(ParseError { line: error.line + start, ..error }),
+        }
+        match self.plain {
+            Some(Some(Format::Sudoku)) => CliError::LooksLikeSudoku(error),
+            _ => CliError::Parse(error),
         }
     }
-    (parsed, errors)
 }
 
-/// The display name and text of a file, `-` being standard input.
+/// The display name and text of a whole file, `-` being standard input.
 pub fn read(path: &Path) -> Result<(String, String), CliError> {
-    let failed = |error| CliError::Read { path: path.to_path_buf(), error };
-    if path == Path::new("-") {
-        let text = read_text(io::stdin().lock(), "<stdin>").map_err(|e| e.into_cli(failed))?;
-        Ok(("<stdin>".to_string(), text))
-    } else {
-        let name = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(failed)?;
-        let text = read_text(file, &name).map_err(|e| e.into_cli(failed))?;
-        Ok((name, text))
+    let (name, mut lines) = TextLines::open(path)?;
+    let mut text = String::new();
+    while let Some(line) = lines.next_line(usize::MAX)? {
+        text.push_str(&line);
+        text.push('\n');
     }
+    Ok((name, text))
 }
 
-/// Why a text could not be read.
-enum ReadFailure {
-    Io(io::Error),
-    NotText(CliError),
+/// The lines of a text file, read a block at a time. Reading stops at the
+/// first byte no text holds (a NUL, or one that is not UTF-8), so that
+/// `/dev/zero` or a binary file is refused at once.
+struct TextLines {
+    name: String,
+    path: PathBuf,
+    reader: BufReader<Box<dyn Read>>,
+    /// Lines read so far.
+    lines: usize,
 }
 
-impl ReadFailure {
-    fn into_cli(self, failed: impl FnOnce(io::Error) -> CliError) -> CliError {
-        match self {
-            ReadFailure::Io(error) => failed(error),
-            ReadFailure::NotText(error) => error,
-        }
-    }
-}
-
-/// Reads a whole text, a block at a time, stopping at the first byte that
-/// no text holds (a NUL, or one that is not UTF-8), so that `/dev/zero` or
-/// a binary file is refused at once instead of read into memory.
-fn read_text(mut reader: impl Read, name: &str) -> Result<String, ReadFailure> {
-    let mut bytes = Vec::new();
-    let mut block = vec![0u8; 1 << 16];
-    // Bytes known to be whole UTF-8 characters.
-    let mut checked = 0;
-    loop {
-        let read = match reader.read(&mut block) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(ReadFailure::Io(e)),
+impl TextLines {
+    /// The display name and lines of the file at `path`.
+    fn open(path: &Path) -> Result<(String, TextLines), CliError> {
+        let (name, reader): (String, Box<dyn Read>) = if path == Path::new("-") {
+            ("<stdin>".to_string(), Box::new(io::stdin()))
+        } else {
+            let file = std::fs::File::open(path).map_err(|error| CliError::Read { path: path.to_path_buf(), error })?;
+            (path.display().to_string(), Box::new(file))
         };
-        bytes.extend_from_slice(&block[..read]);
-        let (valid, bad) = match std::str::from_utf8(&bytes[checked..]) {
-            Ok(_) => (bytes.len(), None),
-            Err(e) => (checked + e.valid_up_to(), e.error_len().map(|_| "not UTF-8 text")),
-        };
-        let nul = bytes[checked..valid].iter().position(|&b| b == 0).map(|i| checked + i);
-        if let Some((at, found)) = nul.map(|at| (at, "a NUL byte")).or(bad.map(|found| (valid, found))) {
-            return Err(not_text(name, &bytes[..at], found));
-        }
-        checked = valid;
+        let reader = BufReader::with_capacity(1 << 16, reader);
+        Ok((name.clone(), TextLines { name, path: path.to_path_buf(), reader, lines: 0 }))
     }
-    // A character cut off by the end of the file.
-    String::from_utf8(bytes)
-        .map_err(|e| not_text(name, &e.as_bytes()[..e.utf8_error().valid_up_to()], "not UTF-8 text"))
-}
 
-/// The error for a byte no text holds, after the text `before`.
-fn not_text(name: &str, before: &[u8], found: &'static str) -> ReadFailure {
-    let before = std::str::from_utf8(before).expect("text up to the bad byte");
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    ReadFailure::NotText(CliError::NotText { name: name.to_string(), line, column, found })
+    /// The next line without its line ending, `None` at the end; refused
+    /// once it passes `most` bytes.
+    fn next_line(&mut self, most: usize) -> Result<Option<String>, CliError> {
+        let mut line = Vec::new();
+        // Bytes of `line` known to be whole UTF-8 characters.
+        let mut checked = 0;
+        let ended = loop {
+            let block = match self.reader.fill_buf() {
+                Ok(block) => block,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(CliError::Read { path: self.path.clone(), error }),
+            };
+            if block.is_empty() {
+                break line.is_empty();
+            }
+            let (take, newline) = match block.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (block.len(), false),
+            };
+            line.extend_from_slice(&block[..take]);
+            self.reader.consume(take);
+            let (valid, bad) = match std::str::from_utf8(&line[checked..]) {
+                Ok(_) => (line.len(), None),
+                Err(e) => (checked + e.valid_up_to(), e.error_len().map(|_| "not UTF-8 text")),
+            };
+            let nul = line[checked..valid].iter().position(|&b| b == 0).map(|i| checked + i);
+            if let Some((at, found)) = nul.map(|at| (at, "a NUL byte")).or(bad.map(|found| (valid, found))) {
+                return Err(self.not_text(&line[..at], found));
+            }
+            checked = valid;
+            if line.len() > most {
+                return Err(CliError::TooLong { name: self.name.clone(), line: self.lines + 1, most });
+            }
+            if newline {
+                break false;
+            }
+        };
+        if ended {
+            return Ok(None);
+        }
+        self.lines += 1;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        // A character cut off by the end of the file.
+        String::from_utf8(line).map(Some).map_err(|e| {
+            self.lines -= 1;
+            self.not_text(&e.as_bytes()[..e.utf8_error().valid_up_to()], "not UTF-8 text")
+        })
+    }
+
+    /// The error for a byte no text holds, after `before` on the line.
+    fn not_text(&self, before: &[u8], found: &'static str) -> CliError {
+        let before = std::str::from_utf8(before).expect("text up to the bad byte");
+        let column = before.chars().count() + 1;
+        CliError::NotText { name: self.name.clone(), line: self.lines + 1, column, found }
+    }
 }

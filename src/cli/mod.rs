@@ -14,27 +14,26 @@ mod random;
 mod solve;
 pub mod stop;
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use args::{Cli, Command};
 pub use exit::{Answer, RunError};
-use input::load;
+use input::Entries;
 
 /// Runs the parsed command line, writing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let stderr = &mut io::stderr();
     match cli.command {
         Command::Solve(args) => {
-            let loaded = load(&args.input.puzzles, stderr)?;
-            Ok(with_skipped(solve::solve(&args, &loaded.entries, out)?, loaded.skipped))
+            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
+            Ok(with_skipped(solve::solve(&args, &mut entries, out)?, entries.skipped))
         }
         Command::Count(args) => {
-            let loaded = load(&args.input.puzzles, stderr)?;
-            Ok(with_skipped(solve::count(&args, &loaded.entries, out)?, loaded.skipped))
+            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
+            Ok(with_skipped(solve::count(&args, &mut entries, out)?, entries.skipped))
         }
         Command::Unique(args) => {
-            let loaded = load(&args.input.puzzles, stderr)?;
-            Ok(with_skipped(solve::unique(&args, &loaded.entries, out)?, loaded.skipped))
+            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
+            Ok(with_skipped(solve::unique(&args, &mut entries, out)?, entries.skipped))
         }
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Puzzles done out of a run's, with the rate and the time left.
+/// Puzzles done, with the rate and the time taken (how many there are is
+/// not known: the input is read as it is solved).
 pub struct Progress {
     bar: ProgressBar,
     started: Instant,
@@ -17,13 +18,13 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `len` puzzles, shown if `text` output goes with a terminal
-    /// on standard error.
-    pub fn new(len: usize, text: bool) -> Self {
-        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left");
+    /// A counter of puzzles, shown if `text` output goes with a terminal on
+    /// standard error.
+    pub fn new(text: bool) -> Self {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        let style = ProgressStyle::with_template("{spinner} {human_pos} puzzles, {per_sec}, {elapsed}");
         bar.set_style(style.expect("a valid template"));
-        let wanted = text && len > 1 && std::io::stderr().is_terminal();
+        let wanted = text && std::io::stderr().is_terminal();
         Progress { bar, started: Instant::now(), wanted, shown: false }
     }
 

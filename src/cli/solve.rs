@@ -9,7 +9,7 @@ use cagey::{Enumerate, Grid, SatError, Uniqueness};
 use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, SolverArgs, UniqueArgs};
 use super::batch::in_order;
 use super::exit::{Answer, RunError};
-use super::input::{CliError, Entry};
+use super::input::{CliError, Entries, Entry};
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
 use super::progress::Progress;
 use super::stop::{STARTED, interrupted};
@@ -27,13 +27,15 @@ fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_
     }
 }
 
-pub fn solve(args: &SolveArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+pub fn solve(args: &SolveArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let limit = if args.all { None } else { Some(args.limit.unwrap_or(1)) };
-    let several = entries.len() > 1;
+    let (ahead, all) = entries.peek(2);
+    let several = !all || ahead.len() > 1;
     let json = args.input.format == OutputFormat::Json;
     let mut answer = Answer::Positive;
     let stopped = stopped(&args.input.solver);
-    for entry in entries {
+    for entry in ahead.into_iter().chain(entries) {
+        let entry = &entry?;
         if stopped() {
             return Ok(answer.and(why_stopped()));
         }
@@ -112,7 +114,7 @@ fn stream_solutions(
     Ok(stats)
 }
 
-pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
@@ -123,16 +125,20 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
     let solver = solver.build();
     let threads = args.jobs.threads(usize::MAX);
     // Few puzzles for the threads: each is split across them instead.
-    let split = entries.len() < 4 * threads;
+    let (ahead, all) = entries.peek(4 * threads);
+    let split = all;
     let count = |entry: &Entry| match split {
         true => solver.count_on_threads(&entry.puzzle, args.limit, threads),
         false => solver.count(&entry.puzzle, args.limit),
     };
     // After Ctrl-C or the total timeout, puzzles not yet started are left.
     let stopped = stopped(&input.solver);
-    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| count(entry)));
-    let mut progress = Progress::new(entries.len(), input.format == OutputFormat::Text);
-    let result = in_order(entries, if split { 1 } else { threads.min(entries.len()) }, solve, |entry, result| {
+    let solve = |entry: &Entry| (!stopped()).then(|| timed(|| count(entry)));
+    let mut progress = Progress::new(input.format == OutputFormat::Text);
+    let jobs = if split { 1 } else { threads };
+    let items = ahead.into_iter().chain(entries).map(|item| item.map_err(RunError::from));
+    let result = in_order(items, jobs, solve, |entry, result, batch_end| {
+        let entry = &entry;
         progress.inc();
         let Some(result) = result else {
             answer = answer.and(why_stopped());
@@ -151,6 +157,9 @@ pub fn count(args: &CountArgs, entries: &[Entry], out: &mut dyn Write) -> Result
             }
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
+        }
+        if batch_end {
+            out.flush()?;
         }
         Ok(stop_if_interrupted(&mut answer))
     });
@@ -189,15 +198,19 @@ fn timed<T, E>(solve: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E>
     solve().map(|answer| (answer, started.elapsed()))
 }
 
-pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Result<Answer, RunError> {
+pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
     let prefix = input.puzzles.files.len() > 1;
     let mut answer = Answer::Positive;
     let stopped = stopped(&input.solver);
     let solver = input.solver.solver();
-    let solve = |entry: &&Entry| (!stopped()).then(|| timed(|| solver.uniqueness(&entry.puzzle)));
-    let mut progress = Progress::new(entries.len(), input.format == OutputFormat::Text);
-    let result = in_order(entries, args.jobs.threads(entries.len()), solve, |entry, result| {
+    let solve = |entry: &Entry| (!stopped()).then(|| timed(|| solver.uniqueness(&entry.puzzle)));
+    let mut progress = Progress::new(input.format == OutputFormat::Text);
+    let (ahead, all) = entries.peek(64);
+    let jobs = args.jobs.threads(if all { ahead.len() } else { usize::MAX });
+    let items = ahead.into_iter().chain(entries).map(|item| item.map_err(RunError::from));
+    let result = in_order(items, jobs, solve, |entry, result, batch_end| {
+        let entry = &entry;
         progress.inc();
         let Some(result) = result else {
             answer = answer.and(why_stopped());
@@ -229,6 +242,9 @@ pub fn unique(args: &UniqueArgs, entries: &[Entry], out: &mut dyn Write) -> Resu
                     writeln!(out, "\n{a}\n{b}")?;
                 }
             }
+        }
+        if batch_end {
+            out.flush()?;
         }
         Ok(stop_if_interrupted(&mut answer))
     });

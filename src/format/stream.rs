@@ -76,7 +76,7 @@ impl Parser {
     }
 
     /// The format of the text, once a line has shown it (or as forced).
-    pub fn format(&self) -> Option<Format> {
+    pub fn found_format(&self) -> Option<Format> {
         self.reader.format()
     }
 
@@ -226,9 +226,9 @@ mod tests {
     fn the_first_meaningful_line_decides_and_the_lines_before_it_are_read_by_that_format() {
         let mut parser = Parser::new("t", ParseOptions::default());
         assert_eq!(read(&mut parser, &["\u{feff}", "# 4x", "# hello"]), []);
-        assert_eq!(parser.format(), None);
+        assert_eq!(parser.found_format(), None);
         assert_eq!(read(&mut parser, &["+ 3 A1 A2"]), [Err((2, 3))]);
-        assert_eq!(parser.format(), Some(Format::KenKen));
+        assert_eq!(parser.found_format(), Some(Format::KenKen));
         let mut parser = Parser::new("t", ParseOptions::default());
         parser.finish();
         assert!(matches!(parser.next(), Some(Err(e)) if e.kind == ParseErrorKind::Empty));
