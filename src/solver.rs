@@ -90,6 +90,8 @@ pub struct Solver {
     deadline: Option<Instant>,
     /// Every search stops once this is set.
     interrupt: Option<Interrupt>,
+    /// Every solution found adds one to this.
+    tally: Option<Tally>,
 }
 
 /// A flag that stops searches, compared by address.
@@ -103,6 +105,18 @@ impl PartialEq for Interrupt {
 }
 
 impl Eq for Interrupt {}
+
+/// A counter of solutions found, compared by address.
+#[derive(Clone, Copy, Debug)]
+struct Tally(&'static AtomicU64);
+
+impl PartialEq for Tally {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Tally {}
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +181,14 @@ impl SolverBuilder {
         self
     }
 
+    /// Add one to `counter` for each solution found, as it is found, so
+    /// that another thread can show how a long count goes. A count on
+    /// threads takes back the solutions of the probe it starts again from.
+    pub fn tally(mut self, counter: &'static AtomicU64) -> Self {
+        self.0.tally = Some(Tally(counter));
+        self
+    }
+
     /// The solver.
     pub fn build(self) -> Solver {
         self.0
@@ -198,6 +220,7 @@ impl Solver {
             timeout: None,
             deadline: None,
             interrupt: None,
+            tally: None,
         }
     }
 
@@ -241,9 +264,14 @@ impl Solver {
         // One deadline for the probe and every part.
         let solver = &Solver { deadline: self.deadline(), timeout: None, ..*self };
         let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
+        let tallied = || self.tally.map_or(0, |tally| tally.0.load(Ordering::Relaxed));
+        let before = tallied();
         let (count, stats) = solver.count(puzzle, Some(probe))?;
         if count.complete || stats.timed_out || limit.is_some_and(|l| l <= probe) {
             return Ok((count, stats));
+        }
+        if let Some(tally) = self.tally {
+            tally.0.fetch_sub(tallied() - before, Ordering::Relaxed);
         }
         let cubes = match self.shard {
             Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
@@ -346,10 +374,22 @@ impl Solver {
         cubes: &[Vec<(usize, usize)>],
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
+        let mut counted = |grid: &Grid| {
+            if let Some(tally) = self.tally {
+                tally.0.fetch_add(1, Ordering::Relaxed);
+            }
+            on_solution(grid)
+        };
+        let on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()> =
+            if self.tally.is_some() { &mut counted } else { on_solution };
         let deadline = self.deadline();
         let interrupted = || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
         let past = || deadline.is_some_and(|d| Instant::now() >= d);
         let stop_now = || interrupted() || past();
+        // Stopped before it starts: no engine could tell it in time.
+        if stop_now() {
+            return Ok(Stats { timed_out: past(), ..Stats::default() });
+        }
         let stats = match self.backend {
             Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
                 if stop_now() { ControlFlow::Break(()) } else { on_solution(grid) }

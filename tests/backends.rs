@@ -146,3 +146,25 @@ fn a_timeout_cuts_every_backend_short_and_says_so() {
         assert_eq!(instant.uniqueness(&latin).unwrap().0, cagey::Uniqueness::Unknown(None), "{backend}");
     }
 }
+
+#[test]
+fn a_tally_counts_each_solution_found_once() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    // Latin squares: of 4×4, cut at a limit; of 5×5, on threads, a count
+    // that passes the probe and starts again split.
+    static TALLIES: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+    let squares = parse("# 4\n");
+    let five = parse("# 5\n");
+    for (i, backend) in Backend::ALL.into_iter().enumerate() {
+        let solver = Solver::builder().backend(backend).tally(&TALLIES[2 * i]).build();
+        assert_eq!(solver.count(&squares, Some(100)).unwrap().0.count, 100);
+        // One past the limit, to know whether the count is whole.
+        assert_eq!(TALLIES[2 * i].load(Ordering::Relaxed), 101, "{backend}");
+        let solver = Solver::builder().backend(backend).tally(&TALLIES[2 * i + 1]).build();
+        let (count, _) = solver.count_on_threads(&five, Some(20_000), 2).unwrap();
+        let tallied = TALLIES[2 * i + 1].load(Ordering::Relaxed);
+        // The threads may each find one past the limit before they stop.
+        assert!((20_001..=20_002).contains(&tallied), "{backend}: {tallied}");
+        assert_eq!(count.count, 20_000);
+    }
+}

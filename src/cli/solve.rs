@@ -11,7 +11,7 @@ use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entries, Entry};
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
-use super::progress::Progress;
+use super::progress::{FOUND, Progress, Solutions};
 use super::stop::{STARTED, interrupted};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
@@ -122,11 +122,16 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     if let Some(shard) = args.shard {
         solver = solver.shard(shard.index, shard.count);
     }
-    let solver = solver.build();
     let threads = args.jobs.threads(usize::MAX);
     // Few puzzles for the threads: each is split across them instead.
     let (ahead, all) = entries.peek(4 * threads);
     let split = all;
+    // One puzzle: its solutions are the progress to show.
+    let single = all && ahead.len() == 1;
+    if single {
+        solver = solver.tally(&FOUND);
+    }
+    let solver = solver.build();
     let count = |entry: &Entry| match split {
         true => solver.count_on_threads(&entry.puzzle, args.limit, threads),
         false => solver.count(&entry.puzzle, args.limit),
@@ -134,7 +139,9 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     // After Ctrl-C or the total timeout, puzzles not yet started are left.
     let stopped = stopped(&input.solver);
     let solve = |entry: &Entry| (!stopped()).then(|| timed(|| count(entry)));
-    let mut progress = Progress::new(input.format == OutputFormat::Text);
+    let text = input.format == OutputFormat::Text;
+    let mut progress = Progress::new(text && !single);
+    let solutions = single.then(|| Solutions::start(text)).flatten();
     let jobs = if split { 1 } else { threads };
     let items = ahead.into_iter().chain(entries).map(|item| item.map_err(RunError::from));
     let result = in_order(items, jobs, solve, |entry, result, batch_end| {
@@ -164,6 +171,9 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
         Ok(stop_if_interrupted(&mut answer))
     });
     progress.finish();
+    if let Some(solutions) = solutions {
+        solutions.finish();
+    }
     result?;
     out.flush()?;
     Ok(answer)
