@@ -89,34 +89,30 @@ pub struct Solver {
     /// question split across threads).
     deadline: Option<Instant>,
     /// Every search stops once this is set.
-    interrupt: Option<Interrupt>,
+    interrupt: Option<Shared<AtomicBool>>,
     /// Every solution found adds one to this.
-    tally: Option<Tally>,
+    tally: Option<Shared<AtomicU64>>,
 }
 
-/// A flag that stops searches, compared by address.
-#[derive(Clone, Copy, Debug)]
-struct Interrupt(&'static AtomicBool);
+/// A flag or counter shared with other threads, compared by address.
+#[derive(Debug)]
+struct Shared<T: 'static>(&'static T);
 
-impl PartialEq for Interrupt {
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Shared<T> {}
+
+impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.0, other.0)
     }
 }
 
-impl Eq for Interrupt {}
-
-/// A counter of solutions found, compared by address.
-#[derive(Clone, Copy, Debug)]
-struct Tally(&'static AtomicU64);
-
-impl PartialEq for Tally {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for Tally {}
+impl<T> Eq for Shared<T> {}
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,7 +173,7 @@ impl SolverBuilder {
     /// Stop every search once `flag` is set (by a Ctrl-C handler, say): it
     /// reports what it found, incomplete.
     pub fn interrupt(mut self, flag: &'static AtomicBool) -> Self {
-        self.0.interrupt = Some(Interrupt(flag));
+        self.0.interrupt = Some(Shared(flag));
         self
     }
 
@@ -185,7 +181,7 @@ impl SolverBuilder {
     /// that another thread can show how a long count goes. A count on
     /// threads takes back the solutions of the probe it starts again from.
     pub fn tally(mut self, counter: &'static AtomicU64) -> Self {
-        self.0.tally = Some(Tally(counter));
+        self.0.tally = Some(Shared(counter));
         self
     }
 
