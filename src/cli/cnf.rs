@@ -1,13 +1,14 @@
 //! `cagey cnf`: the SAT encoding of one puzzle as DIMACS CNF.
 
 use std::io::Write;
+use std::path::Path;
 
-use cagey::format::{Boxes, sudoku};
+use cagey::format::{Boxes, Format};
 use cagey::{Grid, Op, Puzzle, Solver, verify};
 
-use super::args::CnfArgs;
+use super::args::{BoxesArg, CnfArgs, ReadArgs};
 use super::exit::{Answer, RunError};
-use super::input::{CliError, Entries, read};
+use super::input::{CliError, Entries};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let files = std::slice::from_ref(&args.file);
@@ -34,7 +35,7 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         (Some(_), _) => chosen.expect("puzzle K"),
     };
     let blocked = match &args.block {
-        Some(path) => read_solutions(path, &entry.puzzle)?,
+        Some(path) => read_solutions(path, &entry.puzzle, args.tuples.budget())?,
         None => Vec::new(),
     };
     let solver = args.tuples.apply(Solver::builder()).build();
@@ -45,20 +46,20 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
 
 /// The full grids of a file, read as Sudoku text (the grids `cagey solve`
 /// prints read as such), each of the puzzle's size.
-fn read_solutions(path: &std::path::Path, puzzle: &Puzzle) -> Result<Vec<Grid>, CliError> {
-    let (name, text) = read(path)?;
+fn read_solutions(path: &Path, puzzle: &Puzzle, memory: u64) -> Result<Vec<Grid>, CliError> {
     let n = puzzle.size();
-    let parsed = sudoku::parse(&text, &name, Boxes::None).map_err(CliError::Parse)?;
-    parsed
-        .into_iter()
-        .map(|p| {
+    let read =
+        ReadArgs { input_format: Some(Format::Sudoku), keep_going: false, boxes: BoxesArg { boxes: Boxes::None } };
+    Entries::new(std::slice::from_ref(&path.to_path_buf()), read, memory)
+        .map(|entry| {
+            let entry = entry?;
             let mut values = vec![0u8; n * n];
-            if p.puzzle.size() == n {
-                for cage in p.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
+            if entry.puzzle.size() == n {
+                for cage in entry.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
                     values[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
                 }
             }
-            let place = format!("{name}:{}", p.line);
+            let place = entry.label();
             let grid = Grid::new(n, values).ok_or_else(|| CliError::Unfit {
                 place: place.clone(),
                 message: format!("expected a full {n}x{n} grid, every cell filled, to block as a solution"),

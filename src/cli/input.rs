@@ -188,7 +188,8 @@ struct OpenFile {
 
 impl OpenFile {
     fn open(path: &Path, read_args: ReadArgs, most: usize) -> Result<OpenFile, CliError> {
-        let (name, lines) = TextLines::open(path)?;
+        let lines = TextLines::open(path)?;
+        let name = lines.name.clone();
         let (format, boxes) = (read_args.input_format, read_args.boxes.boxes);
         let parser = Parser::new(&name, ParseOptions { format, boxes });
         let boxes_given = boxes != Boxes::Default;
@@ -247,21 +248,11 @@ impl OpenFile {
     }
 }
 
-/// The display name and text of a whole file, `-` being standard input.
-pub fn read(path: &Path) -> Result<(String, String), CliError> {
-    let (name, mut lines) = TextLines::open(path)?;
-    let mut text = String::new();
-    while let Some(line) = lines.next_line(usize::MAX)? {
-        text.push_str(&line);
-        text.push('\n');
-    }
-    Ok((name, text))
-}
-
 /// The lines of a text file, read a block at a time. Reading stops at the
 /// first byte no text holds (a NUL, or one that is not UTF-8), so that
 /// `/dev/zero` or a binary file is refused at once.
 struct TextLines {
+    /// The name in messages: the path, or `<stdin>`.
     name: String,
     path: PathBuf,
     reader: BufReader<Box<dyn Read>>,
@@ -270,8 +261,8 @@ struct TextLines {
 }
 
 impl TextLines {
-    /// The display name and lines of the file at `path`.
-    fn open(path: &Path) -> Result<(String, TextLines), CliError> {
+    /// The lines of the file at `path`, `-` being standard input.
+    fn open(path: &Path) -> Result<TextLines, CliError> {
         let (name, reader): (String, Box<dyn Read>) = if path == Path::new("-") {
             ("<stdin>".to_string(), Box::new(io::stdin()))
         } else {
@@ -279,7 +270,7 @@ impl TextLines {
             (path.display().to_string(), Box::new(file))
         };
         let reader = BufReader::with_capacity(1 << 16, reader);
-        Ok((name.clone(), TextLines { name, path: path.to_path_buf(), reader, lines: 0 }))
+        Ok(TextLines { name, path: path.to_path_buf(), reader, lines: 0 })
     }
 
     /// The next line without its line ending, `None` at the end; refused
