@@ -50,6 +50,7 @@
 //! for [`Stats`].
 #![warn(missing_docs)]
 
+mod analysis;
 mod backend;
 pub mod check;
 mod error;
@@ -64,6 +65,7 @@ mod split;
 mod stats;
 mod verify;
 
+pub use analysis::Analysis;
 pub use backend::Backend;
 pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
 pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};

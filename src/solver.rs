@@ -10,6 +10,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::analysis::{self, Analysis};
 use crate::backend::Backend;
 use crate::error::SolveError;
 use crate::puzzle::{Grid, Puzzle};
@@ -331,6 +332,38 @@ impl Solver {
     /// applies).
     pub fn cnf(&self, puzzle: &Puzzle) -> Result<Cnf, SolveError> {
         Ok(Cnf(sat::encode(puzzle, self.bounds())?))
+    }
+
+    /// For each cell, the values it takes in some solution: which cells are
+    /// fixed and which open, however many solutions there are. Each value
+    /// is settled by asking for a solution with the cell at that value — SAT
+    /// under assumptions on one solver, or native on the search space cut
+    /// to that value; auto asks SAT, or native when the encoding is refused.
+    /// A timeout or an interrupt leaves it incomplete.
+    pub fn analyze(&self, puzzle: &Puzzle) -> Result<Analysis, SolveError> {
+        let deadline = self.deadline();
+        let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = || past() || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
+        let session = match self.backend {
+            Backend::Native => None,
+            Backend::Sat => Some(sat::Session::new(puzzle, self.bounds())?),
+            Backend::Auto => sat::Session::new(puzzle, self.bounds()).ok(),
+        };
+        let size = puzzle.size();
+        match session {
+            Some(mut session) => analysis::analyze(size, &mut |fixed| Ok(session.solution_with(fixed)), &stop),
+            None => {
+                let mut ask = |fixed: &[(usize, usize)]| {
+                    let mut found = None;
+                    native::enumerate_until(puzzle, &[fixed.to_vec()], &mut |_, _| stop(), &mut |grid| {
+                        found = Some(grid.clone());
+                        ControlFlow::Break(())
+                    });
+                    Ok(found)
+                };
+                analysis::analyze(size, &mut ask, &stop)
+            }
+        }
     }
 }
 

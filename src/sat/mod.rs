@@ -11,6 +11,7 @@ pub(crate) mod dimacs;
 mod encode;
 mod enumerate;
 mod error;
+mod session;
 mod tuples;
 
 use std::ops::ControlFlow;
@@ -21,6 +22,7 @@ pub(crate) use encode::{Encoding, encode};
 pub(crate) use enumerate::Stop;
 pub(crate) use error::Bounds;
 pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
+pub(crate) use session::Session;
 
 /// Hands every solution of `puzzle` but those in `blocked` to
 /// `on_solution` as it is found, with a bounded set of blocking clauses (see

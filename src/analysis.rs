@@ -1,0 +1,144 @@
+//! Where a puzzle's solutions differ: for each cell, every value it takes
+//! in some solution, found by asking an engine for a solution with that
+//! cell at that value — never by listing the solutions, so that it works
+//! however many there are.
+
+use crate::error::SolveError;
+use crate::puzzle::{Cell, Grid};
+
+/// For each cell of a puzzle, the values it takes in some solution: a
+/// cell with one value is *fixed* (the backbone of the puzzle), a cell with
+/// more is *open*. From [`Solver::analyze`](crate::Solver::analyze).
+///
+/// ```
+/// use cagey::{Cell, Solver, format};
+///
+/// // The seeds' 4×4 no-op KenKen: three solutions, which differ in seven cells.
+/// let text = "# 4\n? 3 A1 A2\n? 5 A3 A4\n! 3 B1\n? 8 B2 B3 B4\n? 2 C2 C3\n? 7 C4 D4\n? 6 D1 D2 D3\n";
+/// let puzzle = &format::parse(text, "noop.txt", &Default::default()).unwrap()[0].puzzle;
+/// let analysis = Solver::default().analyze(puzzle).unwrap();
+/// assert!(analysis.complete());
+/// assert_eq!(analysis.values(Cell::new(3, 0)), [2]);
+/// assert_eq!(analysis.values(Cell::new(2, 1)), [1, 2, 4]);
+/// assert_eq!(analysis.open().len(), 7);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    size: usize,
+    /// For each cell (row-major), bit `v - 1` for each value v it takes.
+    values: Vec<u32>,
+    first: Option<Grid>,
+    complete: bool,
+}
+
+impl Analysis {
+    /// N.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The first solution found, if the puzzle has any.
+    pub fn first(&self) -> Option<&Grid> {
+        self.first.as_ref()
+    }
+
+    /// Whether every cell was settled. A search cut short (a timeout, an
+    /// interrupt) leaves cells whose values are only those seen so far.
+    pub fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The values `cell` takes in some solution, in order; none when the
+    /// puzzle has no solution.
+    pub fn values(&self, cell: Cell) -> Vec<u8> {
+        let set = self.values[cell.index(self.size)];
+        (1..=self.size as u8).filter(|&v| set & (1 << (v - 1)) != 0).collect()
+    }
+
+    /// The cells with the same value in every solution, with that value.
+    pub fn fixed(&self) -> Vec<(Cell, u8)> {
+        self.cells().filter_map(|cell| if let [v] = self.values(cell)[..] { Some((cell, v)) } else { None }).collect()
+    }
+
+    /// The cells that take more than one value, with their values.
+    pub fn open(&self) -> Vec<(Cell, Vec<u8>)> {
+        self.cells().map(|cell| (cell, self.values(cell))).filter(|(_, values)| values.len() > 1).collect()
+    }
+
+    /// The analysis that a full list of `solutions` gives: the plain way,
+    /// to cross-check [`Solver::analyze`](crate::Solver::analyze) where the
+    /// solutions are few.
+    pub fn of_solutions(size: usize, solutions: &[Grid]) -> Analysis {
+        let mut analysis =
+            Analysis { size, values: vec![0; size * size], first: solutions.first().cloned(), complete: true };
+        for grid in solutions {
+            analysis.add(grid);
+        }
+        analysis
+    }
+
+    fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.size * self.size).map(|i| Cell::new(i / self.size, i % self.size))
+    }
+
+    /// Adds the values of a solution.
+    fn add(&mut self, grid: &Grid) {
+        for (set, &value) in self.values.iter_mut().zip(grid.values()) {
+            *set |= 1 << (value - 1);
+        }
+    }
+}
+
+/// Analyses a puzzle of size `size` with `ask`, which gives a solution with
+/// the cells at the values given (row-major index, value from 1), or none;
+/// `stop` cuts it short. Each solution found settles a value for every cell
+/// at once; each "none" rules one value out of one cell.
+pub(crate) fn analyze(
+    size: usize,
+    ask: &mut dyn FnMut(&[(usize, usize)]) -> Result<Option<Grid>, SolveError>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Analysis, SolveError> {
+    let mut analysis = Analysis { size, values: vec![0; size * size], first: None, complete: false };
+    if stop() {
+        return Ok(analysis);
+    }
+    let Some(first) = ask(&[])? else {
+        analysis.complete = true;
+        return Ok(analysis);
+    };
+    analysis.add(&first);
+    analysis.first = Some(first);
+    for cell in 0..size * size {
+        for value in 1..=size {
+            if analysis.values[cell] & (1 << (value - 1)) != 0 {
+                continue;
+            }
+            if stop() {
+                return Ok(analysis);
+            }
+            if let Some(grid) = ask(&[(cell, value)])? {
+                analysis.add(&grid);
+            }
+        }
+    }
+    analysis.complete = true;
+    Ok(analysis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_list_of_solutions_gives_fixed_and_open_cells() {
+        let a = Grid::new(2, vec![1, 2, 2, 1]).unwrap();
+        let b = Grid::new(2, vec![2, 1, 1, 2]).unwrap();
+        let one = Analysis::of_solutions(2, std::slice::from_ref(&a));
+        assert_eq!((one.fixed().len(), one.open().len()), (4, 0));
+        let two = Analysis::of_solutions(2, &[a, b]);
+        assert_eq!(two.open()[0], (Cell::new(0, 0), vec![1, 2]));
+        assert!(two.fixed().is_empty());
+        let none = Analysis::of_solutions(2, &[]);
+        assert!(none.first().is_none() && none.values(Cell::new(0, 0)).is_empty());
+    }
+}
