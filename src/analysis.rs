@@ -3,7 +3,6 @@
 //! cell at that value — never by listing the solutions, so that it works
 //! however many there are.
 
-use crate::error::SolveError;
 use crate::puzzle::{Cell, Grid};
 
 /// For each cell of a puzzle, the values it takes in some solution: a
@@ -95,16 +94,16 @@ impl Analysis {
 /// at once; each "none" rules one value out of one cell.
 pub(crate) fn analyze(
     size: usize,
-    ask: &mut dyn FnMut(&[(usize, usize)]) -> Result<Option<Grid>, SolveError>,
+    ask: &mut dyn FnMut(&[(usize, usize)]) -> Option<Grid>,
     stop: &dyn Fn() -> bool,
-) -> Result<Analysis, SolveError> {
+) -> Analysis {
     let mut analysis = Analysis { size, values: vec![0; size * size], first: None, complete: false };
     if stop() {
-        return Ok(analysis);
+        return analysis;
     }
-    let Some(first) = ask(&[])? else {
+    let Some(first) = ask(&[]) else {
         analysis.complete = true;
-        return Ok(analysis);
+        return analysis;
     };
     analysis.add(&first);
     analysis.first = Some(first);
@@ -114,15 +113,15 @@ pub(crate) fn analyze(
                 continue;
             }
             if stop() {
-                return Ok(analysis);
+                return analysis;
             }
-            if let Some(grid) = ask(&[(cell, value)])? {
+            if let Some(grid) = ask(&[(cell, value)]) {
                 analysis.add(&grid);
             }
         }
     }
     analysis.complete = true;
-    Ok(analysis)
+    analysis
 }
 
 #[cfg(test)]

@@ -350,8 +350,8 @@ impl Solver {
             Backend::Auto => sat::Session::new(puzzle, self.bounds()).ok(),
         };
         let size = puzzle.size();
-        match session {
-            Some(mut session) => analysis::analyze(size, &mut |fixed| Ok(session.solution_with(fixed)), &stop),
+        Ok(match session {
+            Some(mut session) => analysis::analyze(size, &mut |fixed| session.solution_with(fixed), &stop),
             None => {
                 let mut ask = |fixed: &[(usize, usize)]| {
                     let mut found = None;
@@ -359,11 +359,11 @@ impl Solver {
                         found = Some(grid.clone());
                         ControlFlow::Break(())
                     });
-                    Ok(found)
+                    found
                 };
                 analysis::analyze(size, &mut ask, &stop)
             }
-        }
+        })
     }
 }
 
