@@ -88,20 +88,20 @@ impl Analysis {
     }
 }
 
-/// Analyses a puzzle of size `size` with `ask`, which gives a solution with
-/// the cells at the values given (row-major index, value from 1), or none;
+/// Analyses a puzzle of size `size` with `ask`, which gives a solution, or
+/// one with a cell at a value (row-major index, value from 1), or none;
 /// `stop` cuts it short. Each solution found settles a value for every cell
 /// at once; each "none" rules one value out of one cell.
 pub(crate) fn analyze(
     size: usize,
-    ask: &mut dyn FnMut(&[(usize, usize)]) -> Option<Grid>,
+    ask: &mut dyn FnMut(Option<(usize, usize)>) -> Option<Grid>,
     stop: &dyn Fn() -> bool,
 ) -> Analysis {
     let mut analysis = Analysis { size, values: vec![0; size * size], first: None, complete: false };
     if stop() {
         return analysis;
     }
-    let Some(first) = ask(&[]) else {
+    let Some(first) = ask(None) else {
         analysis.complete = true;
         return analysis;
     };
@@ -115,7 +115,7 @@ pub(crate) fn analyze(
             if stop() {
                 return analysis;
             }
-            if let Some(grid) = ask(&[(cell, value)]) {
+            if let Some(grid) = ask(Some((cell, value))) {
                 analysis.add(&grid);
             }
         }

@@ -351,11 +351,14 @@ impl Solver {
         };
         let size = puzzle.size();
         Ok(match session {
-            Some(mut session) => analysis::analyze(size, &mut |fixed| session.solution_with(fixed), &stop),
+            Some(mut session) => {
+                analysis::analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop)
+            }
             None => {
-                let mut ask = |fixed: &[(usize, usize)]| {
+                let mut ask = |fixed: Option<(usize, usize)>| {
                     let mut found = None;
-                    native::enumerate_until(puzzle, &[fixed.to_vec()], &mut |_, _| stop(), &mut |grid| {
+                    let cube = Vec::from_iter(fixed);
+                    native::enumerate_until(puzzle, &[cube], &mut |_, _| stop(), &mut |grid| {
                         found = Some(grid.clone());
                         ControlFlow::Break(())
                     });
