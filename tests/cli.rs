@@ -162,6 +162,10 @@ fn unique_verdicts_and_exit_codes() {
     let text = stdout(&out);
     assert!(text.starts_with("multiple\n\n"), "{text}");
     assert_eq!(text.matches("1 | 4 | 3 | 2 | 5").count(), 2, "two solutions follow");
+    assert!(text.ends_with("\n# they differ at A2 A3 B2 B3\n"), "{text}");
+    // Sudoku cells by row and column.
+    let out = cagey_with_input(&["unique", "-"], "1...............\n");
+    assert!(stdout(&out).contains("# they differ at r"), "{}", stdout(&out));
 
     let out = cagey_with_input(&["unique", "-"], "# 2\n! 1 A1\n! 1 A2\n");
     assert_eq!((code(&out), stdout(&out)), (1, "none\n".to_string()));
@@ -170,6 +174,7 @@ fn unique_verdicts_and_exit_codes() {
     let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(record["verdict"], "multiple");
     assert_eq!(record["solutions"].as_array().unwrap().len(), 2);
+    assert_eq!(record["differ"], serde_json::json!(["A2", "A3", "B2", "B3"]));
 }
 
 #[test]

@@ -17,11 +17,22 @@ pub struct Entry {
     /// The 1-based line where the puzzle starts.
     pub line: usize,
     pub puzzle: Puzzle,
+    /// The format it was read in, which names its cells.
+    pub format: Format,
 }
 
 impl Entry {
     pub fn label(&self) -> String {
         format!("{}:{}", self.source, self.line)
+    }
+
+    /// A cell's name in the puzzle's own notation: `B3` (row letter, column
+    /// number) for KenKen, `r2c3` for Sudoku.
+    pub fn cell_name(&self, cell: Cell) -> String {
+        match self.format {
+            Format::KenKen => cell.to_string(),
+            Format::Sudoku => format!("r{}c{}", cell.row + 1, cell.col + 1),
+        }
     }
 }
 
@@ -97,14 +108,15 @@ impl<'a> Entries<'a> {
 
     fn entry(&mut self, parsed: Parsed) -> Entry {
         let file = self.file.as_ref().expect("a file is open");
-        if file.parser.found_format() == Some(Format::KenKen) {
+        let format = file.parser.found_format().expect("a puzzle shows its format");
+        if format == Format::KenKen {
             let uncaged = parsed.puzzle.uncaged_cells();
             if !uncaged.is_empty() {
                 warn_uncaged(&file.name, parsed.line, &uncaged, !self.noted);
                 self.noted = true;
             }
         }
-        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle }
+        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle, format }
     }
 }
 

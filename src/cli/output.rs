@@ -31,6 +31,9 @@ pub struct Outcome<'a> {
     /// The solutions behind the verdict, for `unique`.
     #[serde(skip_serializing_if = "Option::is_none")]
     solutions: Option<Vec<Rows<'a>>>,
+    /// The cells where two solutions differ, in the puzzle's own names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    differ: Option<Vec<String>>,
     #[serde(flatten)]
     stats: Stats,
     elapsed_ms: f64,
@@ -45,10 +48,16 @@ impl<'a> Outcome<'a> {
             backend: backend.name(),
             verdict: None,
             solutions: None,
+            differ: None,
             stats,
             // Whole microseconds: no digits of float noise past them.
             elapsed_ms: elapsed.as_micros() as f64 / 1e3,
         }
+    }
+
+    /// With the cells where the two solutions of a verdict differ.
+    pub fn with_differ(self, cells: Vec<String>) -> Self {
+        Outcome { differ: Some(cells), ..self }
     }
 
     /// With a uniqueness verdict and the grids behind it.

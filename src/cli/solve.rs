@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use cagey::{Enumerate, Grid, SatError, Uniqueness};
+use cagey::{Cell, Enumerate, Grid, SatError, Uniqueness};
 
 use super::args::{CountArgs, InputArgs, OutputFormat, SolveArgs, SolverArgs, UniqueArgs};
 use super::batch::in_order;
@@ -179,6 +179,12 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     Ok(answer)
 }
 
+/// The cells where two grids of one size differ, row by row.
+fn differing_cells<'a>(a: &'a Grid, b: &'a Grid) -> impl Iterator<Item = Cell> + 'a {
+    let n = a.size();
+    (0..n * n).filter(|&i| a.values()[i] != b.values()[i]).map(move |i| Cell::new(i / n, i % n))
+}
+
 /// Whether the run must start no more puzzles: after Ctrl-C, or past the
 /// total timeout.
 fn stopped(solver: &SolverArgs) -> impl Fn() -> bool + Sync + use<> {
@@ -238,9 +244,15 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
             "unknown" => Answer::TimedOut,
             _ => Answer::Negative,
         });
+        // Where the two solutions of a puzzle that is not unique differ.
+        let differ: Vec<String> = match grids[..] {
+            [a, b] => differing_cells(a, b).map(|cell| entry.cell_name(cell)).collect(),
+            _ => Vec::new(),
+        };
         match input.format {
             OutputFormat::Json => {
                 let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed).with_verdict(word, &grids);
+                let outcome = if differ.is_empty() { outcome } else { outcome.with_differ(differ) };
                 write_record(out, &Record::Result(outcome))?;
             }
             OutputFormat::Text => {
@@ -250,6 +262,7 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
                 writeln!(out, "{word}")?;
                 if let [a, b] = grids[..] {
                     writeln!(out, "\n{a}\n{b}")?;
+                    writeln!(out, "# they differ at {}", differ.join(" "))?;
                 }
             }
         }
