@@ -9,6 +9,7 @@ use thiserror::Error;
 
 use crate::puzzle::{Cell, InvalidPuzzle, MAX_SIZE, Op, value_symbol};
 use crate::sat::SatError;
+use crate::verify::Violation;
 
 /// A text that could not be read as a puzzle, with where and why.
 ///
@@ -214,4 +215,7 @@ pub enum SolveError {
     /// The SAT backend refused or failed.
     #[error(transparent)]
     Sat(#[from] SatError),
+    /// A grid given as a solution of the puzzle is not one.
+    #[error("the grid to keep is not a solution: {0}")]
+    NotASolution(Violation),
 }

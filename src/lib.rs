@@ -63,6 +63,7 @@ mod sat;
 mod solver;
 mod split;
 mod stats;
+mod suggest;
 mod verify;
 
 pub use analysis::Analysis;
@@ -72,4 +73,5 @@ pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op,
 pub use sat::SatError;
 pub use solver::{Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
 pub use stats::Stats;
+pub use suggest::Suggestion;
 pub use verify::{Violation, verify};

@@ -13,9 +13,11 @@ use std::time::{Duration, Instant};
 use crate::analysis::{self, Analysis};
 use crate::backend::Backend;
 use crate::error::SolveError;
-use crate::puzzle::{Grid, Puzzle};
+use crate::puzzle::{Cell, Grid, Puzzle};
 use crate::split::Split;
 use crate::stats::Stats;
+use crate::suggest::{self, Suggestion};
+use crate::verify::verify;
 use crate::{native, portfolio, sat};
 
 /// Anything that hands out every solution of a puzzle: a [`Solver`], or a
@@ -203,6 +205,9 @@ impl Solver {
     /// ([`count_on_threads`](Self::count_on_threads)).
     pub const SPLIT_AFTER: u64 = 10_000;
 
+    /// Other solutions [`suggest`](Self::suggest) looks at a time.
+    pub const SUGGEST_SAMPLE: u64 = 1_000;
+
     /// The default most allowed tuples for one cage in the SAT encoding: far
     /// above any ordinary puzzle's, far below what would exhaust memory.
     pub const DEFAULT_TUPLE_LIMIT: usize = sat::DEFAULT_TUPLE_LIMIT;
@@ -334,6 +339,46 @@ impl Solver {
         Ok(Cnf(sat::encode(puzzle, self.bounds())?))
     }
 
+    /// Extra givens, from `keep` (a solution of the puzzle), that leave
+    /// `keep` its only solution. With up to [`Self::SUGGEST_SAMPLE`] other
+    /// solutions they are a smallest such set (a hitting set of the cells
+    /// where each other solution differs from `keep`); with more, they are
+    /// chosen one at a time, each the cell that rules out the most of a
+    /// sample of that many solutions, until the rest are few enough to
+    /// finish exactly. Fails unless `keep` is a solution.
+    pub fn suggest(&self, puzzle: &Puzzle, keep: &Grid) -> Result<Suggestion, SolveError> {
+        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
+        let n = puzzle.size();
+        let words = (n * n).div_ceil(64);
+        let solver = Solver { deadline: self.deadline(), timeout: None, ..*self };
+        let (mut givens, mut smallest) = (Vec::new(), true);
+        let complete = loop {
+            let cube: Vec<(usize, usize)> = givens.iter().map(|&c| (c, usize::from(keep.values()[c]))).collect();
+            let (mut others, mut full) = (Vec::new(), false);
+            let stats = solver.run(puzzle, &[cube], &mut |grid| {
+                if grid != keep {
+                    others.push(suggest::differences(keep, grid));
+                }
+                full = others.len() as u64 >= Self::SUGGEST_SAMPLE;
+                if full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })?;
+            if stats.complete {
+                let (cells, exact) = suggest::smallest_hitting_set(&others, words);
+                smallest &= exact;
+                givens.extend(cells);
+                break true;
+            }
+            if !full {
+                break false;
+            }
+            smallest = false;
+            givens.extend(suggest::most_common(&others.iter().collect::<Vec<_>>()));
+        };
+        givens.sort_unstable();
+        let givens = givens.into_iter().map(|c| (Cell::new(c / n, c % n), keep.values()[c])).collect();
+        Ok(Suggestion { givens, smallest, complete })
+    }
+
     /// For each cell, the values it takes in some solution: which cells are
     /// fixed and which open, however many solutions there are. Each value
     /// is settled by asking for a solution with the cell at that value — SAT
@@ -351,9 +396,7 @@ impl Solver {
         };
         let size = puzzle.size();
         Ok(match session {
-            Some(mut session) => {
-                analysis::analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop)
-            }
+            Some(mut session) => analysis::analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop),
             None => {
                 let mut ask = |fixed: Option<(usize, usize)>| {
                     let mut found = None;

@@ -10,6 +10,7 @@ use std::path::Path;
 use cagey::check::SetDigest;
 use cagey::format::{self, ParseOptions};
 use cagey::{Analysis, Backend, Enumerate, Grid, Puzzle, Solver, verify};
+use itertools::Itertools;
 
 /// Expected counts by (file, index).
 fn manifest() -> BTreeMap<(String, usize), u64> {
@@ -147,4 +148,39 @@ fn analysis_agrees_with_the_full_list_of_solutions() {
             assert!(analysis.first().is_none_or(|grid| solutions.contains(grid)));
         }
     }
+}
+
+/// On every puzzle with more than one solution, the suggested givens leave
+/// exactly one: the solution kept. Where the other solutions are few, no
+/// fewer givens would do.
+#[test]
+fn suggested_givens_leave_one_solution() {
+    for ((file, index), &expected) in &manifest() {
+        if expected < 2 {
+            continue;
+        }
+        let puzzle = &load(file)[*index];
+        let solver = Solver::new(Backend::Auto);
+        let (solutions, _) = Solver::new(Backend::Native).solutions(puzzle, None).unwrap();
+        let keep = &solutions[solutions.len() / 2];
+        let suggestion = solver.suggest(puzzle, keep).unwrap();
+        assert!(suggestion.complete);
+        assert_eq!(suggestion.smallest, expected <= 1 + Solver::SUGGEST_SAMPLE, "{file} #{index}");
+        let agree = |grid: &Grid| suggestion.givens.iter().all(|&(cell, value)| grid.get(cell) == value);
+        let left: Vec<&Grid> = solutions.iter().filter(|grid| agree(grid)).collect();
+        assert_eq!(left, [keep], "{file} #{index}: {:?}", suggestion.givens);
+        if suggestion.smallest && !suggestion.givens.is_empty() {
+            // No set of fewer cells, of all where solutions differ, does.
+            let open: Vec<cagey::Cell> =
+                Analysis::of_solutions(puzzle.size(), &solutions).open().into_iter().map(|(c, _)| c).collect();
+            for fewer in open.iter().combinations(suggestion.givens.len() - 1) {
+                let left = solutions.iter().filter(|g| fewer.iter().all(|&&c| g.get(c) == keep.get(c))).count();
+                assert!(left > 1, "{file} #{index}: {fewer:?} would do instead of {:?}", suggestion.givens);
+            }
+        }
+    }
+    // A grid that is not a solution is refused.
+    let puzzle = &load("kenken/seed-5x5-three-solutions.txt")[0];
+    let wrong = Grid::new(5, [1, 2, 3, 4, 5].repeat(5)).unwrap();
+    assert!(Solver::default().suggest(puzzle, &wrong).is_err());
 }
