@@ -3,7 +3,11 @@
 //! cell at that value — never by listing the solutions, so that it works
 //! however many there are.
 
-use crate::puzzle::{Cell, Grid};
+use std::fmt;
+
+use itertools::Itertools;
+
+use crate::puzzle::{Cell, Grid, value_symbol};
 
 /// For each cell of a puzzle, the values it takes in some solution: a
 /// cell with one value is *fixed* (the backbone of the puzzle), a cell with
@@ -88,6 +92,29 @@ impl Analysis {
     }
 }
 
+/// The grid as the seeds print a solution, each fixed cell with its value
+/// and each open cell with all of its values run together (`14` for 1 or
+/// 4), every cell as wide as the widest.
+impl fmt::Display for Analysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.size;
+        let text: Vec<String> =
+            self.cells().map(|cell| self.values(cell).into_iter().map(value_symbol).collect()).collect();
+        let width = text.iter().map(String::len).max().unwrap_or(1).max(1);
+        let segment = |i: usize| "-".repeat(width + usize::from(i > 0) + usize::from(i + 1 < n));
+        let rule = (0..n).map(segment).join("+");
+        for (r, row) in text.chunks(n).enumerate() {
+            if r > 0 {
+                writeln!(f, "{rule}")?;
+            }
+            let mut cells =
+                row.iter().map(|t| if t.len() == 1 { format!("{t:^width$}") } else { format!("{t:<width$}") });
+            writeln!(f, "{}", cells.join(" | ").trim_end())?;
+        }
+        Ok(())
+    }
+}
+
 /// Analyses a puzzle of size `size` with `ask`, which gives a solution, or
 /// one with a cell at a value (row-major index, value from 1), or none;
 /// `stop` cuts it short. Each solution found settles a value for every cell
@@ -137,6 +164,8 @@ mod tests {
         let two = Analysis::of_solutions(2, &[a, b]);
         assert_eq!(two.open()[0], (Cell::new(0, 0), vec![1, 2]));
         assert!(two.fixed().is_empty());
+        assert_eq!(two.to_string(), "12 | 12\n---+---\n12 | 12\n");
+        assert_eq!(one.to_string(), "1 | 2\n--+--\n2 | 1\n", "as a solution prints");
         let none = Analysis::of_solutions(2, &[]);
         assert!(none.first().is_none() && none.values(Cell::new(0, 0)).is_empty());
     }

@@ -801,3 +801,72 @@ fn a_puzzle_text_past_its_share_of_the_memory_budget_is_refused() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("one puzzle's text passes 1 MB"), "{}", stderr(&out));
 }
+
+#[test]
+fn analyze_shows_fixed_and_open_cells_and_suggests_givens() {
+    let out = cagey(&["analyze", "--suggest", SEED]);
+    assert_eq!(code(&out), 1, "not unique");
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("{SEED}:1: 3 solutions; 18 cells fixed, 7 open\n35  | 235 | 25  |  1  |  4\n")),
+        "{text}"
+    );
+    assert!(text.contains("open: A1 3/5, A2 2/3/5, A3 2/5, B2 2/5, B3 2/5, C1 3/5, C2 3/5\n"), "{text}");
+    assert!(text.contains("suggest 1 given (no fewer will do): "), "{text}");
+    let out = cagey(&["analyze", "puzzles/sudoku/hardest-unique.txt"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains(": 1 solution; 81 cells fixed, 0 open\n"), "{}", stdout(&out));
+    let out = cagey_with_input(&["analyze", "-"], "# 2\n! 1 A1\n! 1 A2\n");
+    assert_eq!((code(&out), stdout(&out)), (1, "<stdin>:1: no solution\n\n".to_string()));
+}
+
+#[test]
+fn analyze_suggestions_applied_make_a_sudoku_unique() {
+    let out = cagey(&["analyze", "--suggest", "--format", "json", "puzzles/sudoku/sixteen-clue-5.txt"]);
+    let lines = std::fs::read_to_string("puzzles/sudoku/sixteen-clue-5.txt").unwrap();
+    let puzzles: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    let records: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), puzzles.len());
+    for (record, puzzle) in records.iter().zip(&puzzles) {
+        assert!(record["count"].as_u64().unwrap() > 1 && record["checked_against_solutions"] == true);
+        assert_eq!(record["open"].as_array().unwrap().len() + record["fixed"].as_array().unwrap().len(), 81);
+        let mut cells: Vec<char> = puzzle.split_whitespace().next().unwrap().chars().collect();
+        for given in record["suggestion"].as_array().unwrap() {
+            let name = given["cell"].as_str().unwrap();
+            let (r, c) = name[1..].split_once('c').unwrap();
+            let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+            cells[(r - 1) * 9 + c - 1] = char::from(b'0' + given["value"].as_u64().unwrap() as u8);
+        }
+        let fixed: String = cells.into_iter().collect();
+        let again = cagey_with_input(&["unique", "-"], &format!("{fixed}\n"));
+        assert_eq!(stdout(&again), "unique\n", "{puzzle} with {}", record["suggestion"]);
+    }
+}
+
+#[test]
+fn analyze_keeps_the_solution_asked_for() {
+    let dir = std::env::temp_dir().join(format!("cagey-keep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let solutions = stdout(&cagey(&["solve", "--all", SEED]));
+    let second: String = solutions.split("\n\n").nth(1).unwrap().to_string();
+    let keep = dir.join("keep.txt");
+    std::fs::write(&keep, format!("{second}\n")).unwrap();
+    let out = cagey(&["analyze", "--suggest", "--format", "json", "--keep", keep.to_str().unwrap(), SEED]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let rows: Vec<Vec<u64>> = second
+        .lines()
+        .filter(|l| !l.starts_with('-'))
+        .map(|l| l.split(" | ").map(|v| v.trim().parse().unwrap()).collect())
+        .collect();
+    for given in record["suggestion"].as_array().unwrap() {
+        let name = given["cell"].as_str().unwrap().as_bytes();
+        let (r, c) = (usize::from(name[0] - b'A'), usize::from(name[1] - b'1'));
+        assert_eq!(given["value"].as_u64().unwrap(), rows[r][c], "{record}");
+    }
+    // A grid that is not a solution is refused.
+    std::fs::write(&keep, "12345\n23451\n34512\n45123\n51234\n").unwrap();
+    let out = cagey(&["analyze", "--suggest", "--keep", keep.to_str().unwrap(), SEED]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("the grid to keep is not a solution"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -343,3 +343,36 @@ fn fuzz_shrinking_keeps_the_disagreement_and_drops_the_rest() {
     assert_eq!(small.cages().len(), 1, "only the '-' cage is needed:\n{small:?}");
     assert_eq!(small.cages()[0].op(), cagey::Op::Sub);
 }
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// On generated puzzles with few solutions: the fixed and open cells
+    /// that each backend finds by questions are those of the full list of
+    /// solutions, and the suggested givens leave exactly the kept one.
+    #[test]
+    fn analysis_and_suggestions_on_generated_puzzles(
+        seed in any::<u64>(),
+        size in 4usize..=6,
+        kind in 0u8..3,
+    ) {
+        let puzzle = match kind {
+            0 => kenken(size, seed, 4, true, 0.0),
+            1 => kenken(size, seed, 5, false, 0.0),
+            _ => sudoku(size, seed, 0.3, 0.0),
+        };
+        let (solutions, stats) = Solver::new(Backend::Native).solutions(&puzzle, Some(CAP)).unwrap();
+        prop_assume!(stats.complete && solutions.len() > 1);
+        let listed = cagey::Analysis::of_solutions(size, &solutions);
+        for backend in Backend::ALL {
+            let analysis = Solver::new(backend).analyze(&puzzle).unwrap();
+            prop_assert_eq!(analysis.fixed(), listed.fixed(), "{}", backend);
+            prop_assert_eq!(analysis.open(), listed.open(), "{}", backend);
+        }
+        let keep = &solutions[seed as usize % solutions.len()];
+        let suggestion = Solver::new(Backend::Sat).suggest(&puzzle, keep).unwrap();
+        let left: Vec<&Grid> =
+            solutions.iter().filter(|g| suggestion.givens.iter().all(|&(c, v)| g.get(c) == v)).collect();
+        prop_assert_eq!(left, vec![keep]);
+    }
+}

@@ -42,6 +42,27 @@ Examples:
   cagey unique puzzles/kenken/seed-5x5-three-solutions.txt
   cagey unique --format json puzzles/sudoku/hardest-unique.txt")]
     Unique(UniqueArgs),
+    /// Show where a puzzle is ambiguous: the cells fixed in every solution and the open ones,
+    /// with the values each takes; with --suggest, the fewest extra givens that make it unique.
+    #[command(after_help = "For each puzzle: the count (exact, or N+ past --limit), then the grid with each
+fixed cell's value and each open cell's values run together (14: 1 or 4), then the open
+cells by name (B3 for KenKen, r2c3 for Sudoku). The cells are settled by asking the solver
+for a solution with each cell at each value (SAT under assumptions), never by listing the
+solutions, so it works however many there are; where there are at most 1,000, the list of
+them is compared too.
+
+--suggest adds givens taken from a solution (the first found, or --keep FILE's grid) that
+leave it the only one: a smallest set when the other solutions number at most 1,000 (an
+exact hitting set of the cells where each differs), otherwise chosen greedily, one cell at a
+time, each ruling out the most of a sample of 1,000; the report says which.
+
+Exit status 0 if every puzzle is unique, 1 if not, as for unique.
+
+Examples:
+  cagey analyze puzzles/kenken/seed-4x4-noop.txt
+  cagey analyze --suggest puzzles/sudoku/sixteen-clue-5.txt
+  cagey analyze --suggest --format json puzzles/kenken/seed-5x5-three-solutions.txt")]
+    Analyze(AnalyzeArgs),
     /// Print the SAT encoding of a puzzle as DIMACS CNF.
     #[command(after_help = "Variable (r*N + c)*N + v is true when row r, column c (both from 0) holds value v
 (from 1); variables above N^3 stand for allowed cage tuples. The comment lines at the top
@@ -161,6 +182,28 @@ impl std::str::FromStr for Shard {
 pub struct UniqueArgs {
     #[command(flatten)]
     pub input: InputArgs,
+
+    #[command(flatten)]
+    pub jobs: Jobs,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Count solutions up to N: more prints as 'N+'.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), default_value_t = 10_000)]
+    pub limit: u64,
+
+    /// Suggest the fewest extra givens that leave one solution.
+    #[arg(long)]
+    pub suggest: bool,
+
+    /// The solution the givens keep, as a grid ('cagey solve' prints them) or a Sudoku line:
+    /// the first solution found by default. Its file must hold one grid for each puzzle.
+    #[arg(long, value_name = "FILE", requires = "suggest")]
+    pub keep: Option<PathBuf>,
 
     #[command(flatten)]
     pub jobs: Jobs,

@@ -3,12 +3,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use cagey::format::{Boxes, Format};
-use cagey::{Grid, Op, Puzzle, Solver, verify};
+use cagey::{Grid, Puzzle, Solver, verify};
 
-use super::args::{BoxesArg, CnfArgs, ReadArgs};
+use super::args::CnfArgs;
 use super::exit::{Answer, RunError};
-use super::input::{CliError, Entries};
+use super::input::{CliError, Entries, grids};
 
 pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let files = std::slice::from_ref(&args.file);
@@ -44,32 +43,15 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     Ok(Answer::Positive)
 }
 
-/// The full grids of a file, read as Sudoku text (the grids `cagey solve`
-/// prints read as such), each of the puzzle's size.
+/// The full grids of a file, each a solution of the puzzle.
 fn read_solutions(path: &Path, puzzle: &Puzzle, memory: u64) -> Result<Vec<Grid>, CliError> {
-    let n = puzzle.size();
-    let read =
-        ReadArgs { input_format: Some(Format::Sudoku), keep_going: false, boxes: BoxesArg { boxes: Boxes::None } };
-    Entries::new(std::slice::from_ref(&path.to_path_buf()), read, memory)
-        .map(|entry| {
-            let entry = entry?;
-            let mut values = vec![0u8; n * n];
-            if entry.puzzle.size() == n {
-                for cage in entry.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
-                    values[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
-                }
-            }
-            let place = entry.label();
-            let grid = Grid::new(n, values).ok_or_else(|| CliError::Unfit {
-                place: place.clone(),
-                message: format!("expected a full {n}x{n} grid, every cell filled, to block as a solution"),
-            })?;
-            match verify(puzzle, &grid) {
-                Ok(()) => Ok(grid),
-                Err(violation) => {
-                    let message = format!("not a solution of the puzzle ({violation}): --block takes its solutions");
-                    Err(CliError::Unfit { place, message })
-                }
+    grids(path, puzzle.size(), memory)?
+        .into_iter()
+        .map(|(place, grid)| match verify(puzzle, &grid) {
+            Ok(()) => Ok(grid),
+            Err(violation) => {
+                let message = format!("not a solution of the puzzle ({violation}): --block takes its solutions");
+                Err(CliError::Unfit { place, message })
             }
         })
         .collect()

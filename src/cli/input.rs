@@ -4,11 +4,11 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use cagey::format::{self, Boxes, Format, ParseOptions, Parsed, Parser};
-use cagey::{Cell, ParseError, Puzzle, SolveError};
+use cagey::{Cell, Grid, Op, ParseError, Puzzle, SolveError};
 use itertools::Itertools;
 use thiserror::Error;
 
-use super::args::{PuzzleFiles, ReadArgs};
+use super::args::{BoxesArg, PuzzleFiles, ReadArgs};
 
 /// A puzzle with the place it was read from.
 pub struct Entry {
@@ -159,6 +159,29 @@ impl Entries<'_> {
         self.ended = true;
         Some(Err(error))
     }
+}
+
+/// The grids of a file, each with its place and every cell filled: grids as
+/// `cagey solve` prints them, or Sudoku lines. Each must be `n` by `n`.
+pub fn grids(path: &Path, n: usize, memory: u64) -> Result<Vec<(String, Grid)>, CliError> {
+    let read =
+        ReadArgs { input_format: Some(Format::Sudoku), keep_going: false, boxes: BoxesArg { boxes: Boxes::None } };
+    Entries::new(std::slice::from_ref(&path.to_path_buf()), read, memory)
+        .map(|entry| {
+            let entry = entry?;
+            let mut values = vec![0u8; n * n];
+            if entry.puzzle.size() == n {
+                for cage in entry.puzzle.cages().iter().filter(|c| c.op() == Op::Given) {
+                    values[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
+                }
+            }
+            let grid = Grid::new(n, values).ok_or_else(|| CliError::Unfit {
+                place: entry.label(),
+                message: format!("expected a full {n}x{n} grid, every cell filled"),
+            })?;
+            Ok((entry.label(), grid))
+        })
+        .collect()
 }
 
 /// Warns of the cells in no cage of the KenKen puzzle at `name:line`, and

@@ -1,6 +1,7 @@
 //! The command-line front end: arguments → puzzles → library calls →
 //! output and an exit status.
 
+mod analyze;
 pub mod args;
 mod batch;
 mod check;
@@ -34,6 +35,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Unique(args) => {
             let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
             Ok(with_skipped(solve::unique(&args, &mut entries, out)?, entries.skipped))
+        }
+        Command::Analyze(args) => {
+            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
+            Ok(with_skipped(analyze::analyze(&args, &mut entries, out)?, entries.skipped))
         }
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),
