@@ -52,6 +52,7 @@
 
 mod analysis;
 mod backend;
+mod certificate;
 pub mod check;
 mod error;
 pub mod format;
@@ -68,6 +69,7 @@ mod verify;
 
 pub use analysis::Analysis;
 pub use backend::Backend;
+pub use certificate::{Certificate, CertificateError};
 pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
 pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 pub use sat::SatError;

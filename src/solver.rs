@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Analysis};
 use crate::backend::Backend;
+use crate::certificate::{self, Certificate, CertificateError};
 use crate::error::SolveError;
 use crate::puzzle::{Cell, Grid, Puzzle};
 use crate::split::Split;
@@ -337,6 +338,22 @@ impl Solver {
     /// applies).
     pub fn cnf(&self, puzzle: &Puzzle) -> Result<Cnf, SolveError> {
         Ok(Cnf(sat::encode(puzzle, self.bounds())?))
+    }
+
+    /// A certificate that `solution` is the one solution of `puzzle`: its
+    /// CNF with `solution` ruled out, and a proof that no model is left,
+    /// made by a fresh varisat solver and checked with `varisat-checker`
+    /// (whatever this solver's backend; its SAT bounds apply). Fails with
+    /// [`CertificateError::NotUnique`] if there is another solution.
+    pub fn certify(&self, puzzle: &Puzzle, solution: &Grid) -> Result<Certificate, CertificateError> {
+        certificate::certify(puzzle, solution, self.bounds())
+    }
+
+    /// Checks every part of a certificate for `puzzle`: its solution, that
+    /// its CNF is the puzzle's encoding with that solution ruled out, its
+    /// proof (with `varisat-checker`), and that its DRAT is that proof.
+    pub fn check_certificate(&self, puzzle: &Puzzle, certificate: &Certificate) -> Result<(), CertificateError> {
+        certificate::check(puzzle, certificate, self.bounds())
     }
 
     /// Extra givens, from `keep` (a solution of the puzzle), that leave

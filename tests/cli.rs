@@ -870,3 +870,38 @@ fn analyze_keeps_the_solution_asked_for() {
     assert!(stderr(&out).contains("the grid to keep is not a solution"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn unique_proof_writes_a_certificate_that_check_proof_checks_again() {
+    let dir = std::env::temp_dir().join(format!("cagey-proof-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().unwrap();
+    let out = cagey(&["unique", "--proof", path, "puzzles/kenken/generated-9x9.txt"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique (certified)\n".to_string()), "{}", stderr(&out));
+    for file in ["puzzle.cnf", "puzzle.drat", "puzzle.varisat", "puzzle.txt", "solution.txt"] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    let out = cagey(&["check-proof", path]);
+    assert_eq!((code(&out), stdout(&out)), (0, format!("{path}: certified unique\n")));
+    // A DRAT line altered, then a solution with two cells swapped.
+    let drat = std::fs::read_to_string(dir.join("puzzle.drat")).unwrap();
+    std::fs::write(dir.join("puzzle.drat"), drat.replacen(" 0\n", " 1 0\n", 1)).unwrap();
+    let out = cagey(&["check-proof", path]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("rejected: the DRAT proof is not the proof that was checked"), "{}", stdout(&out));
+    std::fs::write(dir.join("puzzle.drat"), drat).unwrap();
+    let solution = std::fs::read_to_string(dir.join("solution.txt")).unwrap();
+    let first: Vec<&str> = solution.lines().next().unwrap().split(" | ").collect();
+    let swapped = solution.replacen(&first.join(" | "), &[&[first[1], first[0]], &first[2..]].concat().join(" | "), 1);
+    std::fs::write(dir.join("solution.txt"), swapped).unwrap();
+    let out = cagey(&["check-proof", path]);
+    assert!(stdout(&out).contains("rejected: the solution is not one"), "{}", stdout(&out));
+    // Several puzzles: one directory each; those not unique get none.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = cagey(&["unique", "--proof", path, "--format", "json", "puzzles/kenken/generated-9x9.txt", SEED]);
+    let records: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records[0]["certificate"], format!("{path}/1"));
+    assert!(records[1].get("certificate").is_none());
+    assert!(dir.join("1/puzzle.drat").is_file() && !dir.join("2").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use cagey::check::SetDigest;
 use cagey::format::{self, ParseOptions};
-use cagey::{Analysis, Backend, Enumerate, Grid, Puzzle, Solver, verify};
+use cagey::{Analysis, Backend, Certificate, CertificateError, Enumerate, Grid, Puzzle, Solver, verify};
 use itertools::Itertools;
 
 /// Expected counts by (file, index).
@@ -183,4 +183,63 @@ fn suggested_givens_leave_one_solution() {
     let puzzle = &load("kenken/seed-5x5-three-solutions.txt")[0];
     let wrong = Grid::new(5, [1, 2, 3, 4, 5].repeat(5)).unwrap();
     assert!(Solver::default().suggest(puzzle, &wrong).is_err());
+}
+
+/// Every unique puzzle is certified (which checks the proof), and the
+/// first of each file checks again as a whole; one with several solutions
+/// cannot be certified.
+#[test]
+fn every_unique_puzzle_gets_a_certificate_that_checks() {
+    let solver = Solver::default();
+    for ((file, index), &expected) in &manifest() {
+        let puzzle = &load(file)[*index];
+        let (found, _) = solver.solutions(puzzle, Some(2)).unwrap();
+        if expected != 1 {
+            if let [one, _] = &found[..] {
+                assert!(matches!(solver.certify(puzzle, one), Err(CertificateError::NotUnique(_))), "{file} #{index}");
+            }
+            continue;
+        }
+        let certificate = solver.certify(puzzle, &found[0]).unwrap_or_else(|e| panic!("{file} #{index}: {e}"));
+        if *index == 0 {
+            assert_eq!(solver.check_certificate(puzzle, &certificate), Ok(()), "{file} #{index}");
+        }
+    }
+}
+
+/// A certificate with any part tampered with is rejected: a clause dropped
+/// from the CNF, a line of the DRAT proof altered, a byte of the proof
+/// changed, or another solution put in.
+#[test]
+fn a_tampered_certificate_is_rejected() {
+    let puzzle = &load("kenken/generated-9x9.txt")[0];
+    let solver = Solver::default();
+    let (found, _) = solver.solutions(puzzle, None).unwrap();
+    let good = solver.certify(puzzle, &found[0]).unwrap();
+    let check = |certificate: &Certificate| solver.check_certificate(puzzle, certificate);
+    assert_eq!(check(&good), Ok(()));
+
+    let text = String::from_utf8(good.cnf.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dropped = [&lines[..100], &lines[101..]].concat().join("\n") + "\n";
+    let cnf = Certificate { cnf: dropped.into_bytes(), ..good.clone() };
+    assert_eq!(check(&cnf), Err(CertificateError::WrongCnf));
+
+    let drat = String::from_utf8(good.drat.clone()).unwrap();
+    let altered = drat.replacen("\n-", "\n", 1);
+    assert_ne!(altered, drat);
+    let certificate = Certificate { drat: altered.into_bytes(), ..good.clone() };
+    assert_eq!(check(&certificate), Err(CertificateError::WrongDrat));
+
+    let mut proof = good.proof.clone();
+    let middle = proof.len() / 2;
+    proof[middle] ^= 0x55;
+    assert!(matches!(check(&Certificate { proof, ..good.clone() }), Err(CertificateError::Proof(_))));
+
+    // Another grid: not a solution; or the blocking clause of another.
+    let mut values = good.solution.values().to_vec();
+    values.swap(0, 1);
+    let swapped = Grid::new(9, values).unwrap();
+    let other = Certificate { solution: swapped, ..good.clone() };
+    assert!(matches!(check(&other), Err(CertificateError::NotASolution(_))));
 }

@@ -35,13 +35,34 @@ pub enum Command {
   cagey count corpus.txt                               one line per puzzle, in order")]
     Count(CountArgs),
     /// Say whether each puzzle has a unique solution: unique, none or multiple.
-    #[command(after_help = "With 'multiple', two different solutions follow the verdict.
-Exit status 0 only if every puzzle is unique.
+    #[command(after_help = "With 'multiple', two different solutions follow the verdict, then the cells
+where they differ. Exit status 0 only if every puzzle is unique.
+
+With --proof DIR, each unique puzzle gets a certificate that anyone can check without
+trusting cagey's search: DIR/puzzle.cnf (the SAT encoding with the solution ruled out),
+DIR/solution.txt, DIR/puzzle.drat (a DRAT proof that the CNF has no model, so no second
+solution exists), DIR/puzzle.varisat (the same proof in varisat's format) and
+DIR/puzzle.txt (the puzzle). cagey checks the certificate as written, with the
+varisat-checker crate, before it prints 'unique (certified)'; a run of several puzzles
+puts puzzle K's in DIR/K. Check one again with 'cagey check-proof DIR', or independently:
+  drat-trim DIR/puzzle.cnf DIR/puzzle.drat
+  rate DIR/puzzle.cnf DIR/puzzle.drat        (cargo install rate)
 
 Examples:
   cagey unique puzzles/kenken/seed-5x5-three-solutions.txt
-  cagey unique --format json puzzles/sudoku/hardest-unique.txt")]
+  cagey unique --format json puzzles/sudoku/hardest-unique.txt
+  cagey unique --proof cert puzzles/kenken/generated-9x9.txt")]
     Unique(UniqueArgs),
+    /// Check certificates written by 'unique --proof': every part of each, again.
+    #[command(after_help = "For each DIR: the solution solves DIR/puzzle.txt, DIR/puzzle.cnf is that puzzle's
+SAT encoding with the solution ruled out, DIR/puzzle.varisat proves the CNF has no model
+(checked with the varisat-checker crate), and DIR/puzzle.drat is that proof. Prints
+'certified unique' or 'rejected' with the reason; exit status 0 only if every one checks.
+
+Examples:
+  cagey check-proof cert
+  cagey check-proof cert/*")]
+    CheckProof(CheckProofArgs),
     /// Show where a puzzle is ambiguous: the cells fixed in every solution and the open ones,
     /// with the values each takes; with --suggest, the fewest extra givens that make it unique.
     #[command(after_help = "For each puzzle: the count (exact, or N+ past --limit), then the grid with each
@@ -183,8 +204,22 @@ pub struct UniqueArgs {
     #[command(flatten)]
     pub input: InputArgs,
 
+    /// Write a certificate of each unique puzzle to DIR, checked before 'unique (certified)'.
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
+
     #[command(flatten)]
     pub jobs: Jobs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckProofArgs {
+    /// Directories written by 'unique --proof'.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub tuples: TupleLimit,
 }
 
 #[derive(Debug, Args)]

@@ -11,6 +11,7 @@ mod fuzz;
 mod input;
 mod output;
 mod progress;
+mod proof;
 mod random;
 mod solve;
 pub mod stop;
@@ -40,6 +41,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
             let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
             Ok(with_skipped(analyze::analyze(&args, &mut entries, out)?, entries.skipped))
         }
+        Command::CheckProof(args) => proof::check_proof(&args, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),

@@ -15,7 +15,7 @@ pub enum Record<'a> {
     /// A solution of a puzzle, as `solve` streams it.
     Solution { source: &'a str, line: usize, grid: Rows<'a> },
     /// What became of one puzzle: the last line about it.
-    Result(Outcome<'a>),
+    Result(Box<Outcome<'a>>),
 }
 
 /// The answer for one puzzle, with what the search did.
@@ -34,6 +34,9 @@ pub struct Outcome<'a> {
     /// The cells where two solutions differ, in the puzzle's own names.
     #[serde(skip_serializing_if = "Option::is_none")]
     differ: Option<Vec<String>>,
+    /// The directory of the certificate of a unique verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<String>,
     #[serde(flatten)]
     stats: Stats,
     elapsed_ms: f64,
@@ -49,6 +52,7 @@ impl<'a> Outcome<'a> {
             verdict: None,
             solutions: None,
             differ: None,
+            certificate: None,
             stats,
             // Whole microseconds: no digits of float noise past them.
             elapsed_ms: elapsed.as_micros() as f64 / 1e3,
@@ -58,6 +62,11 @@ impl<'a> Outcome<'a> {
     /// With the cells where the two solutions of a verdict differ.
     pub fn with_differ(self, cells: Vec<String>) -> Self {
         Outcome { differ: Some(cells), ..self }
+    }
+
+    /// With the directory of the verdict's certificate.
+    pub fn with_certificate(self, dir: String) -> Self {
+        Outcome { certificate: Some(dir), ..self }
     }
 
     /// With a uniqueness verdict and the grids behind it.

@@ -12,6 +12,7 @@ use super::exit::{Answer, RunError};
 use super::input::{CliError, Entries, Entry};
 use super::output::{Outcome, Record, Rows, plural, write_grid, write_record};
 use super::progress::{FOUND, Progress, Solutions};
+use super::proof;
 use super::stop::{STARTED, interrupted};
 
 fn solve_error(entry: &Entry) -> impl FnOnce(cagey::SolveError) -> RunError + '_ {
@@ -48,7 +49,7 @@ pub fn solve(args: &SolveArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
         }
         if json {
             let outcome = Outcome::new(entry, args.input.solver.backend, stats, started.elapsed());
-            write_record(out, &Record::Result(outcome))?;
+            write_record(out, &Record::Result(Box::new(outcome)))?;
         } else if stats.timed_out {
             let found = plural(stats.solutions, "solution");
             writeln!(out, "# {found} before the timeout (there may be more)")?;
@@ -160,7 +161,7 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
         match input.format {
             OutputFormat::Json => {
                 let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed);
-                write_record(out, &Record::Result(outcome))?;
+                write_record(out, &Record::Result(Box::new(outcome)))?;
             }
             OutputFormat::Text if prefix => writeln!(out, "{}: {count}", entry.label())?,
             OutputFormat::Text => writeln!(out, "{count}")?,
@@ -224,15 +225,26 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
     let mut progress = Progress::new(input.format == OutputFormat::Text);
     let (ahead, all) = entries.peek(64);
     let jobs = args.jobs.threads(if all { ahead.len() } else { usize::MAX });
+    let one = all && ahead.len() == 1;
     let items = ahead.into_iter().chain(entries).map(|item| item.map_err(RunError::from));
+    let mut k = 0;
     let result = in_order(items, jobs, solve, |entry, result, batch_end| {
         let entry = &entry;
+        k += 1;
         progress.inc();
         let Some(result) = result else {
             answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
         };
         let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
+        let certified = match (&args.proof, &verdict) {
+            (Some(dir), Uniqueness::Unique(grid)) => {
+                let dir = proof::directory(dir, k, one);
+                proof::certify(&solver, entry, grid, &dir)?;
+                Some(dir)
+            }
+            _ => None,
+        };
         let (word, grids) = match &verdict {
             Uniqueness::Unknown(found) => ("unknown", found.iter().collect()),
             Uniqueness::None => ("none", vec![]),
@@ -253,13 +265,20 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
             OutputFormat::Json => {
                 let outcome = Outcome::new(entry, input.solver.backend, stats, elapsed).with_verdict(word, &grids);
                 let outcome = if differ.is_empty() { outcome } else { outcome.with_differ(differ) };
-                write_record(out, &Record::Result(outcome))?;
+                let outcome = match &certified {
+                    Some(dir) => outcome.with_certificate(dir.display().to_string()),
+                    None => outcome,
+                };
+                write_record(out, &Record::Result(Box::new(outcome)))?;
             }
             OutputFormat::Text => {
                 if prefix {
                     write!(out, "{}: ", entry.label())?;
                 }
-                writeln!(out, "{word}")?;
+                match &certified {
+                    Some(_) => writeln!(out, "{word} (certified)")?,
+                    None => writeln!(out, "{word}")?,
+                }
                 if let [a, b] = grids[..] {
                     writeln!(out, "\n{a}\n{b}")?;
                     writeln!(out, "# they differ at {}", differ.join(" "))?;

@@ -11,6 +11,7 @@ pub(crate) mod dimacs;
 mod encode;
 mod enumerate;
 mod error;
+pub(crate) mod proof;
 mod session;
 mod tuples;
 
