@@ -458,7 +458,8 @@ fn check_prints_a_table_and_exits_0_when_backends_agree() {
     assert!(lines[0].starts_with("puzzle") && lines[0].contains("native ms") && lines[0].contains("auto ms"));
     let row: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(&row[..5], [&format!("{SEED}:1"), "3", "3", "3", "yes"]);
-    assert_eq!(row[row.len() - 2], "native", "auto answers the seed's puzzle with native");
+    assert_eq!(row[row.len() - 3], "native", "auto answers the seed's puzzle with native");
+    assert_eq!(row[row.len() - 2], "multiple", "the unique verdicts agree");
     assert!(lines[3].contains(" 730 ") && lines[3].contains(" yes "), "{}", lines[3]);
 
     // Digests: count, sum and squares, the same on both backends.
@@ -654,6 +655,7 @@ fn check_writes_a_json_line_per_puzzle() {
     assert_eq!(backends, ["native", "sat", "auto"]);
     assert!(seed["runs"].as_array().unwrap().iter().all(|r| r["count"] == 3 && r["complete"] == true));
     assert_eq!(seed["runs"][2]["answered_by"], "native");
+    assert_eq!((&seed["verdicts_agree"], &seed["runs"][1]["verdict"]), (&true.into(), &"multiple".into()));
     assert_eq!(records[1]["runs"][1]["count"], 288);
 }
 

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use cagey::check::{Limits, Report, cross_check};
-use cagey::{Backend, Enumerate, Solver};
+use cagey::{Backend, Enumerate, Solver, Uniqueness};
 
 use super::args::{CheckArgs, OutputFormat};
 use super::exit::{Answer, RunError};
@@ -22,20 +22,26 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
     if !json {
         writeln!(
             out,
-            "{:width$}  {:>9}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  {:>11}  {:6}  digest",
-            "puzzle", "native", "sat", "auto", "agree", "native ms", "sat ms", "auto ms", "by"
+            "{:width$}  {:>9}  {:>9}  {:>9}  {:5}  {:>11}  {:>11}  {:>11}  {:6}  {:8}  digest",
+            "puzzle", "native", "sat", "auto", "agree", "native ms", "sat ms", "auto ms", "by", "unique"
         )?;
     }
     let mut answer = Answer::Positive;
     for entry in ahead.into_iter().chain(&mut entries) {
         let entry = &entry?;
+        let failed = |error| CliError::Solve { label: entry.label(), error };
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
-            .map_err(|error| CliError::Solve { label: entry.label(), error })?;
-        if report.disagreement.is_some() {
+            .map_err(failed)?;
+        let mut verdicts = ["unknown"; 3];
+        for (verdict, solver) in verdicts.iter_mut().zip([&native, &sat, &auto]) {
+            *verdict = word(&solver.uniqueness(&entry.puzzle).map_err(failed)?.0);
+        }
+        let verdict = agreed_verdict(&report, &verdicts);
+        if report.disagreement.is_some() || verdict.is_none() {
             answer = Answer::Negative;
         }
         if json {
-            write_json(out, entry, &report)?;
+            write_json(out, entry, &report, &verdicts, verdict.is_some())?;
             continue;
         }
         let count = |i: usize| {
@@ -47,9 +53,10 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         // The backend that answered for auto.
         let by = report.runs[2].stats.answered_by.map_or("-", Backend::name);
         let digest = agreed_digest(&report).unwrap_or_else(|| "-".to_string());
+        let unique = verdict.unwrap_or("NO");
         writeln!(
             out,
-            "{:width$}  {:>9}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {:>11}  {by:6}  {digest}",
+            "{:width$}  {:>9}  {:>9}  {:>9}  {agree:5}  {:>11}  {:>11}  {:>11}  {by:6}  {unique:8}  {digest}",
             entry.label(),
             count(0),
             count(1),
@@ -61,9 +68,40 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         if let Some(disagreement) = &report.disagreement {
             writeln!(out, "{disagreement}")?;
         }
+        if verdict.is_none() {
+            let [n, s, a] = verdicts;
+            writeln!(out, "unique verdicts differ, or differ from the counts: native {n}, sat {s}, auto {a}")?;
+        }
         out.flush()?;
     }
     Ok(if entries.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
+}
+
+/// `unique`, `none`, `multiple` or `unknown`.
+fn word(verdict: &Uniqueness) -> &'static str {
+    match verdict {
+        Uniqueness::Unique(_) => "unique",
+        Uniqueness::None => "none",
+        Uniqueness::Multiple(..) => "multiple",
+        Uniqueness::Unknown(_) => "unknown",
+    }
+}
+
+/// The `unique` verdict of every backend, if they agree with each other
+/// and with the counts of the runs that counted to the end.
+fn agreed_verdict(report: &Report, verdicts: &[&'static str; 3]) -> Option<&'static str> {
+    let first = verdicts[0];
+    let counted = |count: u64| match count {
+        0 => "none",
+        1 => "unique",
+        _ => "multiple",
+    };
+    // A run cut short by the limit tells only that there are at least its count.
+    let fits = report.runs.iter().all(|run| match run.complete {
+        true => counted(run.count) == first,
+        false => run.count < 2 || first == "multiple",
+    });
+    (verdicts.iter().all(|&v| v == first) && fits).then_some(first)
 }
 
 /// The digest of the solution set every run found whole, if they all did
@@ -77,16 +115,24 @@ fn agreed_digest(report: &Report) -> Option<String> {
 /// One JSON line for a puzzle: each run with its count, completeness, time
 /// and counters, whether they agree, the digest of the agreed set, and what
 /// was found wrong.
-fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> io::Result<()> {
+fn write_json(
+    out: &mut dyn Write,
+    entry: &Entry,
+    report: &Report,
+    verdicts: &[&str; 3],
+    verdicts_agree: bool,
+) -> io::Result<()> {
     let runs: Vec<serde_json::Value> = report
         .runs
         .iter()
-        .map(|run| {
+        .zip(verdicts)
+        .map(|(run, verdict)| {
             let mut record = serde_json::to_value(run.stats).expect("stats serialise");
             record["backend"] = run.name.clone().into();
             record["count"] = run.count.into();
             record["complete"] = run.complete.into();
             record["elapsed_ms"] = (run.elapsed.as_micros() as f64 / 1e3).into();
+            record["verdict"] = (*verdict).into();
             record
         })
         .collect();
@@ -96,6 +142,7 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> io::Result
         "line": entry.line,
         "size": entry.puzzle.size(),
         "agree": report.agree(),
+        "verdicts_agree": verdicts_agree,
         "digest": agreed_digest(report),
         "disagreement": report.disagreement.as_ref().map(ToString::to_string),
         "runs": runs,
