@@ -52,6 +52,7 @@
 
 mod analysis;
 mod backend;
+mod cage_change;
 mod certificate;
 pub mod check;
 mod error;
@@ -69,6 +70,7 @@ mod verify;
 
 pub use analysis::Analysis;
 pub use backend::Backend;
+pub use cage_change::CageChange;
 pub use certificate::{Certificate, CertificateError};
 pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
 pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};

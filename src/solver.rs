@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Analysis};
 use crate::backend::Backend;
+use crate::cage_change::{self, CageChange};
 use crate::certificate::{self, Certificate, CertificateError};
 use crate::error::SolveError;
 use crate::puzzle::{Cell, Grid, Puzzle};
@@ -394,6 +395,30 @@ impl Solver {
         givens.sort_unstable();
         let givens = givens.into_iter().map(|c| (Cell::new(c / n, c % n), keep.values()[c])).collect();
         Ok(Suggestion { givens, smallest, complete })
+    }
+
+    /// Up to `most` changes to one cage each, instead of givens, that leave
+    /// `keep` (a solution of the puzzle) its only solution: another op for
+    /// a cage, with the target `keep` gives it, or a cage split in two
+    /// (see [`CageChange`]). Fails unless `keep` is a solution.
+    pub fn cage_changes(&self, puzzle: &Puzzle, keep: &Grid, most: usize) -> Result<Vec<CageChange>, SolveError> {
+        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
+        let deadline = self.deadline();
+        let solver = Solver { deadline, timeout: None, ..*self };
+        let mut found = Vec::new();
+        for change in cage_change::candidates(puzzle, keep) {
+            if found.len() >= most || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            // The plain checker, too, must find `keep` a solution still.
+            let Some(changed) = cage_change::apply(puzzle, &change).filter(|p| verify(p, keep).is_ok()) else {
+                continue;
+            };
+            if let (Uniqueness::Unique(_), _) = solver.uniqueness(&changed)? {
+                found.push(change);
+            }
+        }
+        Ok(found)
     }
 
     /// For each cell, the values it takes in some solution: which cells are

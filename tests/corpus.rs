@@ -243,3 +243,28 @@ fn a_tampered_certificate_is_rejected() {
     let other = Certificate { solution: swapped, ..good.clone() };
     assert!(matches!(check(&other), Err(CertificateError::NotASolution(_))));
 }
+
+/// On the first KenKen puzzle of each file, if it has more than one
+/// solution, each cage change offered leaves the kept solution the only
+/// one, by a count on the native backend.
+#[test]
+fn cage_changes_leave_one_solution() {
+    let mut offered = 0;
+    for ((file, index), &expected) in &manifest() {
+        if expected < 2 || *index > 0 || !file.starts_with("kenken/") {
+            continue;
+        }
+        let puzzle = &load(file)[*index];
+        let (solutions, _) = Solver::new(Backend::Native).solutions(puzzle, Some(2)).unwrap();
+        let keep = &solutions[0];
+        for change in Solver::default().cage_changes(puzzle, keep, 3).unwrap() {
+            let mut cages = puzzle.cages().to_vec();
+            cages.splice(change.cage..=change.cage, change.into.iter().cloned());
+            let changed = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
+            let (found, _) = Solver::new(Backend::Native).solutions(&changed, None).unwrap();
+            assert_eq!(found, std::slice::from_ref(keep), "{file} #{index}: {change:?}");
+            offered += 1;
+        }
+    }
+    assert!(offered > 10, "changes are found: {offered}");
+}

@@ -5,7 +5,8 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use cagey::{Analysis, Cell, Count, Grid, SolveError, Solver, Suggestion};
+use cagey::format::Format;
+use cagey::{Analysis, Cage, CageChange, Cell, Count, Grid, SolveError, Solver, Suggestion};
 use serde_json::json;
 
 use super::args::{AnalyzeArgs, OutputFormat};
@@ -27,8 +28,13 @@ struct Report {
     /// there were few enough to list.
     listed: Option<bool>,
     suggestion: Option<Suggestion>,
+    /// For KenKen, changes to one cage that would do instead of givens.
+    changes: Vec<CageChange>,
     elapsed: Duration,
 }
+
+/// Cage changes offered at most, beside the givens.
+const CHANGES: usize = 3;
 
 pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
@@ -99,12 +105,14 @@ fn report(solver: &Solver, args: &AnalyzeArgs, entry: &Entry, keep: Option<&Grid
     } else {
         None
     };
-    let keep = keep.or(analysis.first());
-    let suggestion = match keep {
-        Some(keep) if args.suggest && count.count != 1 => Some(solver.suggest(puzzle, keep)?),
-        _ => None,
+    let keep = keep.or(analysis.first()).filter(|_| args.suggest && count.count != 1);
+    let suggestion = keep.map(|keep| solver.suggest(puzzle, keep)).transpose()?;
+    let changes = match keep {
+        Some(keep) if entry.format == Format::KenKen => solver.cage_changes(puzzle, keep, CHANGES)?,
+        _ => Vec::new(),
     };
-    Ok(Report { count, timed_out: stats.timed_out, analysis, listed, suggestion, elapsed: started.elapsed() })
+    let timed_out = stats.timed_out;
+    Ok(Report { count, timed_out, analysis, listed, suggestion, changes, elapsed: started.elapsed() })
 }
 
 /// `3 solutions`, `10000+ solutions`, `no solution`.
@@ -145,7 +153,25 @@ fn write_text(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
         let count = plural(suggestion.givens.len() as u64, "given");
         writeln!(out, "suggest {count} ({how}): {}", givens.collect::<Vec<_>>().join(", "))?;
     }
+    if !report.changes.is_empty() {
+        writeln!(out, "or change one cage instead:")?;
+        for change in &report.changes {
+            let (was, into) = change_text(entry, change);
+            writeln!(out, "  {was}  ->  {}", into.join("  and  "))?;
+        }
+    }
     writeln!(out)
+}
+
+/// A cage as a line of KenKen text.
+fn cage_text(cage: &Cage) -> String {
+    let cells: Vec<String> = cage.cells().iter().map(ToString::to_string).collect();
+    format!("{} {} {}", cage.op(), cage.target(), cells.join(" "))
+}
+
+/// The cage a change replaces, and what replaces it, as KenKen text.
+fn change_text(entry: &Entry, change: &CageChange) -> (String, Vec<String>) {
+    (cage_text(&entry.puzzle.cages()[change.cage]), change.into.iter().map(cage_text).collect())
 }
 
 fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::Result<()> {
@@ -175,6 +201,17 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
         record["suggestion"] = givens.into();
         record["suggestion_smallest"] = suggestion.smallest.into();
         record["suggestion_complete"] = suggestion.complete.into();
+    }
+    if report.suggestion.is_some() && entry.format == Format::KenKen {
+        let changes: Vec<_> = report
+            .changes
+            .iter()
+            .map(|change| {
+                let (was, into) = change_text(entry, change);
+                json!({"cage": was, "into": into})
+            })
+            .collect();
+        record["cage_changes"] = changes.into();
     }
     serde_json::to_writer(&mut *out, &record)?;
     writeln!(out)
