@@ -208,7 +208,7 @@ impl Solver {
     pub const SPLIT_AFTER: u64 = 10_000;
 
     /// Other solutions [`suggest`](Self::suggest) looks at a time.
-    pub const SUGGEST_SAMPLE: u64 = 1_000;
+    pub const SUGGEST_SAMPLE: u64 = 5_000;
 
     /// The default most allowed tuples for one cage in the SAT encoding: far
     /// above any ordinary puzzle's, far below what would exhaust memory.

@@ -73,9 +73,9 @@ solutions, so it works however many there are; where there are at most 1,000, th
 them is compared too.
 
 --suggest adds givens taken from a solution (the first found, or --keep FILE's grid) that
-leave it the only one: a smallest set when the other solutions number at most 1,000 (an
+leave it the only one: a smallest set when the other solutions number at most 5,000 (an
 exact hitting set of the cells where each differs), otherwise chosen greedily, one cell at a
-time, each ruling out the most of a sample of 1,000; the report says which.
+time, each ruling out the most of a sample of 5,000; the report says which.
 
 Exit status 0 if every puzzle is unique, 1 if not, as for unique.
 
