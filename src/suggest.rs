@@ -52,7 +52,8 @@ fn members(set: &Cells) -> impl Iterator<Item = usize> + '_ {
 pub(crate) fn smallest_hitting_set(sets: &[Cells], words: usize) -> (Vec<usize>, bool) {
     let mut best = greedy_hitting_set(sets, words);
     let (mut chosen, mut steps) = (Vec::new(), 0);
-    let exact = hit(sets, &mut chosen, vec![0; words], &mut best, &mut steps);
+    let open: Vec<&Cells> = sets.iter().collect();
+    let exact = hit(&open, &mut chosen, &mut best, &mut steps);
     best.sort_unstable();
     (best, exact)
 }
@@ -79,29 +80,28 @@ pub(crate) fn most_common(sets: &[&Cells]) -> Option<usize> {
     counts.into_iter().max_by_key(|&(cell, count)| (count, std::cmp::Reverse(cell))).map(|(cell, _)| cell)
 }
 
-/// Branch and bound: extends `chosen` (`bits` as a set) by each cell of
-/// the unmet set with the fewest cells, keeping `best` the smallest full
-/// set found. False if it ran out of steps.
-fn hit(sets: &[Cells], chosen: &mut Vec<usize>, bits: Cells, best: &mut Vec<usize>, steps: &mut u64) -> bool {
+/// Branch and bound: extends `chosen` by each cell of the narrowest of the
+/// sets it does not meet yet (`open`), keeping `best` the smallest full set
+/// found. False if it ran out of steps.
+fn hit(open: &[&Cells], chosen: &mut Vec<usize>, best: &mut Vec<usize>, steps: &mut u64) -> bool {
     *steps += 1;
     if *steps > STEPS {
         return false;
     }
-    let open: Vec<&Cells> = sets.iter().filter(|set| !meets(set, &bits)).collect();
     let Some(narrowest) = open.iter().min_by_key(|set| set.iter().map(|w| w.count_ones()).sum::<u32>()) else {
         if chosen.len() < best.len() {
             best.clone_from(chosen);
         }
         return true;
     };
-    if chosen.len() + disjoint(&open) >= best.len() {
+    if chosen.len() + disjoint(open) >= best.len() {
         return true;
     }
     for cell in members(narrowest) {
+        let (word, bit) = (cell / 64, 1 << (cell % 64));
+        let still: Vec<&Cells> = open.iter().copied().filter(|set| set[word] & bit == 0).collect();
         chosen.push(cell);
-        let mut more = bits.clone();
-        more[cell / 64] |= 1 << (cell % 64);
-        let done = hit(sets, chosen, more, best, steps);
+        let done = hit(&still, chosen, best, steps);
         chosen.pop();
         if !done {
             return false;

@@ -152,7 +152,7 @@ fn analysis_agrees_with_the_full_list_of_solutions() {
 
 /// On every puzzle with more than one solution, the suggested givens leave
 /// exactly one: the solution kept. Where the other solutions are few, no
-/// fewer givens would do.
+/// fewer givens would do (tried by brute force up to 1,000 solutions).
 #[test]
 fn suggested_givens_leave_one_solution() {
     for ((file, index), &expected) in &manifest() {
@@ -169,7 +169,7 @@ fn suggested_givens_leave_one_solution() {
         let agree = |grid: &Grid| suggestion.givens.iter().all(|&(cell, value)| grid.get(cell) == value);
         let left: Vec<&Grid> = solutions.iter().filter(|grid| agree(grid)).collect();
         assert_eq!(left, [keep], "{file} #{index}: {:?}", suggestion.givens);
-        if suggestion.smallest && !suggestion.givens.is_empty() {
+        if suggestion.smallest && !suggestion.givens.is_empty() && expected <= 1_000 {
             // No set of fewer cells, of all where solutions differ, does.
             let open: Vec<cagey::Cell> =
                 Analysis::of_solutions(puzzle.size(), &solutions).open().into_iter().map(|(c, _)| c).collect();
