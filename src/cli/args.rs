@@ -11,7 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Solve KenKen and Sudoku puzzles and find every solution.
 ///
 /// Exit status: 0 for a positive answer (solved, unique), 1 for a negative
-/// one (no solution, not unique), 2 for bad usage or bad input.
+/// one (no solution, not unique), 2 for bad usage or bad input, 3 when a
+/// timeout cut a search short, 130 after Ctrl-C.
 #[derive(Debug, Parser)]
 #[command(name = "cagey", version, max_term_width = 100)]
 pub struct Cli {
@@ -53,16 +54,6 @@ Examples:
   cagey unique --format json puzzles/sudoku/hardest-unique.txt
   cagey unique --proof cert puzzles/kenken/generated-9x9.txt")]
     Unique(UniqueArgs),
-    /// Check certificates written by 'unique --proof': every part of each, again.
-    #[command(after_help = "For each DIR: the solution solves DIR/puzzle.txt, DIR/puzzle.cnf is that puzzle's
-SAT encoding with the solution ruled out, DIR/puzzle.varisat proves the CNF has no model
-(checked with the varisat-checker crate), and DIR/puzzle.drat is that proof. Prints
-'certified unique' or 'rejected' with the reason; exit status 0 only if every one checks.
-
-Examples:
-  cagey check-proof cert
-  cagey check-proof cert/*")]
-    CheckProof(CheckProofArgs),
     /// Show where a puzzle is ambiguous: the cells fixed in every solution and the open ones,
     /// with the values each takes; with --suggest, the fewest extra givens that make it unique.
     #[command(after_help = "For each puzzle: the count (exact, or N+ past --limit), then the grid with each
@@ -84,6 +75,16 @@ Examples:
   cagey analyze --suggest puzzles/sudoku/sixteen-clue-5.txt
   cagey analyze --suggest --format json puzzles/kenken/seed-5x5-three-solutions.txt")]
     Analyze(AnalyzeArgs),
+    /// Check certificates written by 'unique --proof': every part of each, again.
+    #[command(after_help = "For each DIR: the solution solves DIR/puzzle.txt, DIR/puzzle.cnf is that puzzle's
+SAT encoding with the solution ruled out, DIR/puzzle.varisat proves the CNF has no model
+(checked with the varisat-checker crate), and DIR/puzzle.drat is that proof. Prints
+'certified unique' or 'rejected' with the reason; exit status 0 only if every one checks.
+
+Examples:
+  cagey check-proof cert
+  cagey check-proof cert/*")]
+    CheckProof(CheckProofArgs),
     /// Print the SAT encoding of a puzzle as DIMACS CNF.
     #[command(after_help = "Variable (r*N + c)*N + v is true when row r, column c (both from 0) holds value v
 (from 1); variables above N^3 stand for allowed cage tuples. The comment lines at the top
