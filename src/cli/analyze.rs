@@ -14,6 +14,7 @@ use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entries, Entry, grids};
 use super::output::plural;
+use super::stop::interrupted;
 
 /// Solutions up to which the analysis is compared with their full list.
 const LISTED: u64 = 1_000;
@@ -74,6 +75,11 @@ pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -
         }
         if batch_end {
             out.flush()?;
+        }
+        // After Ctrl-C, the puzzle cut short is reported and the rest left.
+        if interrupted() {
+            answer = Answer::Interrupted;
+            return Ok(ControlFlow::Break(()));
         }
         Ok(ControlFlow::Continue(()))
     })?;
