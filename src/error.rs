@@ -101,6 +101,13 @@ pub enum ParseErrorKind {
     /// A `# N` line with no cage after it, in a file of several puzzles
     /// (a repeated or stray size line).
     NoCages,
+    /// A Keen game ID that cannot be read.
+    BadKeenId {
+        /// The text where reading stopped (at most 12 characters).
+        found: String,
+        /// What was expected there.
+        expected: &'static str,
+    },
     /// A cage line with an op and no target or no cells.
     MissingField {
         /// What was expected next.
@@ -178,6 +185,9 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::WrongCellCount { op, found } => {
                 write!(f, "a '{op}' cage needs {}, found {found}", op.cell_count_rule())
             }
+            ParseErrorKind::BadKeenId { found, expected } => {
+                write!(f, "bad Keen game ID '{}': expected {expected}", shown(found))
+            }
             ParseErrorKind::NoCages => write!(
                 f,
                 "this size line starts a puzzle with no cages: expected cage lines after it \
@@ -206,6 +216,9 @@ pub enum WriteError {
     /// The Sudoku format has givens only, and the default boxes.
     #[error("the Sudoku format expresses only one-cell '!' cages and the default boxes for the size")]
     NotSudoku,
+    /// A Keen game ID has blocks in one piece covering the grid, with `+ - * /` clues.
+    #[error("a Keen game ID cannot hold {0}: only cages in one piece, covering the grid, with + - * / clues")]
+    NotKeen(&'static str),
 }
 
 /// A puzzle a backend refuses to solve, with the reason.

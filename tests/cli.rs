@@ -907,3 +907,47 @@ fn unique_proof_writes_a_certificate_that_check_proof_checks_again() {
     assert!(dir.join("1/puzzle.drat").is_file() && !dir.join("2").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn keen_game_ids_are_read_written_and_converted() {
+    let id = "4de:a3_3a__a__a_ba,d2a9s1m4m48d2s2";
+    // Detected as Keen, and solved.
+    let out = cagey_with_input(&["count", "-"], &format!("# from Keen\n{id}\n"));
+    assert_eq!((code(&out), stdout(&out)), (0, "1\n".to_string()), "{}", stderr(&out));
+    let out = cagey_with_input(&["convert", "--to", "kenken", "-"], id);
+    assert!(stdout(&out).starts_with("# 4\n/ 2 A1 A2\n+ 9 A3 A4 B4\n"), "{}", stdout(&out));
+    let kenken = stdout(&out);
+    let out = cagey_with_input(&["convert", "--to", "keen", "-"], &kenken);
+    assert_eq!(stdout(&out), "4:a3_3a__a__a_ba,d2a9s1m4m48d2s2\n");
+    // What a Keen ID cannot hold is refused, naming the puzzle.
+    let out = cagey(&["convert", "--to", "keen", "puzzles/kenken/seed-4x4-noop.txt"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("seed-4x4-noop.txt:1: a Keen game ID cannot hold"), "{}", stderr(&out));
+    let out = cagey(&["generate", "--size", "6", "--count", "3", "--emit", "keen", "--seed", "5"]);
+    let ids = stdout(&out);
+    assert_eq!(ids.lines().count(), 3, "{ids}");
+    assert!(ids.lines().all(|l| l.starts_with("6:")), "{ids}");
+    // The same puzzles as generated in KenKen text: the same counts.
+    let again = stdout(&cagey(&["generate", "--size", "6", "--count", "3", "--seed", "5"]));
+    let counts = |text: &str| stdout(&cagey_with_input(&["count", "-"], text));
+    assert_eq!(counts(&ids), counts(&again));
+    // A bad ID says where.
+    let out = cagey_with_input(&["count", "--input-format", "keen", "-"], "4:_3,a1\n");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("<stdin>:1:5: bad Keen game ID ',a1': expected a block structure"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn sudoku_lines_and_grids_convert_both_ways() {
+    let out = cagey(&["convert", "--to", "grid", "puzzles/sudoku/hardest-unique.txt"]);
+    let grid = stdout(&out);
+    assert_eq!(grid.lines().count(), 11, "{grid}");
+    let out = cagey_with_input(&["convert", "--to", "sudoku", "-"], &grid);
+    let line = stdout(&cagey(&["convert", "--to", "sudoku", "puzzles/sudoku/hardest-unique.txt"]));
+    assert_eq!(stdout(&out), line);
+    assert_eq!(line.trim().len(), 81);
+}

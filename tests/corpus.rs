@@ -32,7 +32,7 @@ fn load(file: &str) -> Vec<Puzzle> {
 
 fn puzzle_files() -> Vec<String> {
     let mut files = Vec::new();
-    for dir in ["kenken", "sudoku"] {
+    for dir in ["kenken", "keen", "sudoku"] {
         for entry in std::fs::read_dir(Path::new("puzzles").join(dir)).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
             if name.ends_with(".txt") {

@@ -1,7 +1,7 @@
 //! Print → parse round trips for both formats, and no input that panics.
 
-use cagey::format::{self, Boxes, Format, ParseOptions, Parser, kenken, sudoku};
-use cagey::{BoxShape, Cage, Cell, Group, Op, Puzzle, Target};
+use cagey::format::{self, Boxes, Format, ParseOptions, Parser, keen, kenken, sudoku};
+use cagey::{BoxShape, Cage, Cell, Grid, Group, Op, Puzzle, Target};
 use proptest::prelude::*;
 
 /// A random KenKen-format puzzle: cells of an N×N grid spread over cages
@@ -87,14 +87,14 @@ proptest! {
             "# 4", "#2", "# note", "", "+ 3 A1 A2", "- 1 B1 B2", "% 3 A1 A2", "+ 3 A1 Z9", "distinct A1 B2", "1...",
             "1 . . .", ". . 1 .", ". . . .", "|-+-|", "1 x", "1..............2", "1.x.............", "\u{feff}# 4",
         ][..]), 0..60),
-        format in prop::sample::select(&[None, Some(Format::KenKen), Some(Format::Sudoku)][..]),
+        format in prop::sample::select(&[None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)][..]),
     ) {
         read_on_agrees(&lines.join("\n"), &ParseOptions { format, boxes: Boxes::Default })?;
     }
 
     #[test]
     fn no_text_makes_the_parser_panic(text in "[#+*/!?x=0-9A-Za-z. \t\n:|÷×−-]{0,300}") {
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             let _ = format::parse(&text, "fuzz", &options);
         }
@@ -103,7 +103,7 @@ proptest! {
     #[test]
     fn no_bytes_make_the_parser_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
         let text = String::from_utf8_lossy(&bytes);
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             let _ = format::parse(&text, "bytes", &options);
             read_on_agrees(&text, &options)?;
@@ -146,7 +146,7 @@ proptest! {
             }
         }
         let text: String = tokens.concat();
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku)] {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             if let Ok(parsed) = format::parse(&text, "mutated", &options) {
                 prop_assert!(!parsed.is_empty());
@@ -199,4 +199,65 @@ fn the_sudoku_writer_refuses_what_its_format_cannot_say() {
     assert!(sudoku::write(&kenken).is_err());
     let latin = Puzzle::new(4, vec![], vec![]).unwrap();
     assert!(sudoku::write(&latin).is_err(), "a 4x4 without boxes is not a Sudoku");
+}
+
+/// Every game ID of the Keen corpus (500, sizes 4-9, five levels) reads as a
+/// puzzle whose one solution is Keen's own, and writes back as the same
+/// description.
+#[test]
+fn keen_game_ids_read_as_keen_meant_them_and_write_back_the_same() {
+    let text = std::fs::read_to_string("puzzles/keen/keen-ids.tsv").unwrap();
+    let mut read = 0;
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (id, solution) = (fields[2], fields[3]);
+        let parsed = keen::parse(id, "keen-ids.tsv").unwrap_or_else(|e| panic!("{e}"));
+        let puzzle = &parsed[0].puzzle;
+        let values: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        let grid = Grid::new(puzzle.size(), values).unwrap();
+        let (found, _) = cagey::Solver::new(cagey::Backend::Native).solutions(puzzle, Some(2)).unwrap();
+        assert_eq!(found, [grid], "{id}");
+        let (_, desc) = id.split_once(':').unwrap();
+        assert_eq!(keen::write(puzzle).unwrap(), format!("{}:{desc}", puzzle.size()));
+        read += 1;
+    }
+    assert_eq!(read, 500);
+}
+
+/// Generated KenKen of sizes 3-9 (and larger) go through the Keen writer
+/// and reader unchanged, but for one-cell `!` cages, which Keen writes as
+/// one-cell sums; and what Keen cannot say is refused.
+#[test]
+fn generated_kenken_round_trips_through_keen_game_ids() {
+    use cagey::generate::{self, KenKenOptions};
+    let canonical = |puzzle: &Puzzle| {
+        let n = puzzle.size();
+        let mut cages: Vec<Cage> = puzzle
+            .cages()
+            .iter()
+            .map(|cage| {
+                let op = if cage.op() == Op::Given { Op::Add } else { cage.op() };
+                let mut cells = cage.cells().to_vec();
+                cells.sort_by_key(|c| c.index(n));
+                Cage::new(op, cage.target().clone(), cells).unwrap()
+            })
+            .collect();
+        cages.sort_by_key(|cage| cage.cells()[0].index(n));
+        Puzzle::new(n, vec![], cages).unwrap()
+    };
+    for size in (3..=9).chain([12, 16, 25]) {
+        for seed in 0..20 {
+            let options = KenKenOptions { max_cage: 1 + (seed as usize % 6), ..KenKenOptions::new(size) };
+            let puzzle = generate::kenken(&options, &mut generate::rng(seed, size as u64)).puzzle;
+            let id = keen::write(&puzzle).unwrap_or_else(|e| panic!("{e}: {}", kenken::write(&puzzle)));
+            let back = keen::parse(&id, "t").unwrap().remove(0).puzzle;
+            assert_eq!(back, canonical(&puzzle), "{id}");
+        }
+    }
+    let noop = KenKenOptions { noop: true, max_cage: 3, ..KenKenOptions::new(4) };
+    let puzzle = generate::kenken(&noop, &mut generate::rng(1, 0)).puzzle;
+    assert!(keen::write(&puzzle).unwrap_err().to_string().contains("no-op"));
+    let boxed = KenKenOptions { boxes: Some(BoxShape { rows: 2, cols: 2 }), ..KenKenOptions::new(4) };
+    let puzzle = generate::kenken(&boxed, &mut generate::rng(1, 0)).puzzle;
+    assert!(keen::write(&puzzle).is_err());
 }

@@ -109,6 +109,18 @@ Examples:
   cagey check puzzles/sudoku/empty-5x5.txt                (161,280 grids, compared by digest)
   cagey check --limit 1000 puzzles/sudoku/empty-5x5.txt   (stops at 1000: compares counts)")]
     Check(CheckArgs),
+    /// Write puzzles in another format: KenKen text, Keen game IDs, Sudoku lines or grids.
+    #[command(after_help = "KenKen text holds every puzzle. A Keen game ID holds KenKen whose cages are in one
+piece, cover the grid and have + - * / or one-cell clues (Keen opens it: paste it into
+Game > Specific). A Sudoku line or grid holds a puzzle of givens only, with the default
+boxes. A puzzle the format cannot hold is an error (exit status 2) naming it.
+
+Examples:
+  cagey convert --to keen puzzles/kenken/keen-9x9-u.txt
+  cagey convert --to kenken puzzles/keen/keen-ids.txt
+  cagey convert --to grid puzzles/sudoku/hardest-unique.txt
+  cagey generate --size 6 --unique --emit keen")]
+    Convert(ConvertArgs),
     /// Print random puzzles planted on a random solution, in the formats cagey reads.
     #[command(after_help = "The same seed always gives the same puzzles.
 
@@ -211,6 +223,30 @@ pub struct UniqueArgs {
 
     #[command(flatten)]
     pub jobs: Jobs,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: PuzzleFiles,
+
+    /// The format to write.
+    #[arg(long, value_enum, value_name = "kenken|keen|sudoku|grid")]
+    pub to: ConvertTo,
+}
+
+/// A format `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// neknek KenKen text.
+    #[value(name = "kenken")]
+    KenKen,
+    /// Keen game IDs, one a line.
+    Keen,
+    /// Sudoku lines.
+    Sudoku,
+    /// Sudoku grids, N lines each.
+    Grid,
 }
 
 #[derive(Debug, Args)]
@@ -435,12 +471,22 @@ impl Jobs {
     }
 }
 
+/// A kind of random puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// KenKen, written in neknek text.
+    #[value(name = "kenken")]
+    KenKen,
+    /// Sudoku, written as lines.
+    Sudoku,
+}
+
 /// What random puzzles look like, and the seed they are drawn from.
 #[derive(Clone, Debug, Args)]
 pub struct PuzzleShape {
     /// The kind of puzzle.
-    #[arg(long, value_name = "kenken|sudoku", default_value = "kenken")]
-    pub kind: Format,
+    #[arg(long, value_enum, value_name = "kenken|sudoku", default_value = "kenken")]
+    pub kind: Kind,
 
     /// The seed; the same seed gives the same puzzles (and fuzz cases).
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -513,6 +559,12 @@ pub struct GenerateArgs {
     /// Change each puzzle (split cages, add givens) until it has exactly one solution.
     #[arg(long, conflicts_with = "perturb")]
     pub unique: bool,
+
+    /// Write the puzzles in this format: kenken (neknek text), sudoku (lines) or keen (game
+    /// IDs that Keen opens, for KenKen with cages in one piece and no no-op cages). Default:
+    /// the kind's own.
+    #[arg(long, value_name = "kenken|sudoku|keen")]
+    pub emit: Option<Format>,
 }
 
 #[derive(Debug, Args)]

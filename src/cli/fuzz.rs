@@ -6,14 +6,14 @@ use std::ops::{ControlFlow, RangeInclusive};
 use std::time::{Duration, Instant};
 
 use cagey::check::{Limits, Report, cross_check, shrink};
-use cagey::format::Format;
+use cagey::format::kenken;
 use cagey::generate::{self, Features, GenerateError};
 use cagey::{Backend, Enumerate, Puzzle, SatError, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 use itertools::Itertools;
 use rand::RngExt;
 
-use super::args::{FuzzArgs, PuzzleShape};
+use super::args::{FuzzArgs, Kind, PuzzleShape};
 use super::batch::in_order;
 use super::exit::{Answer, RunError};
 use super::input::CliError;
@@ -82,8 +82,8 @@ impl<'a> Fuzzer<'a> {
     /// The settings, checked, with the defaults of fuzzing filled in.
     fn new(args: &'a FuzzArgs) -> Result<Self, CliError> {
         let (low, high, perturb) = match args.shape.kind {
-            Format::KenKen => (1, 6, 0.03),
-            Format::Sudoku => (9, 9, 0.01),
+            Kind::KenKen => (1, 6, 0.03),
+            Kind::Sudoku => (9, 9, 0.01),
         };
         let sizes = args.size.map_or(low..=high, |r| r.low..=r.high);
         check_shape(&args.shape, &sizes.clone().collect::<Vec<_>>())?;
@@ -130,8 +130,8 @@ impl<'a> Fuzzer<'a> {
         let dir = &self.args.out;
         std::fs::create_dir_all(dir).map_err(|error| CliError::Write { path: dir.clone(), error })?;
         let path = dir.join(format!("fuzz-{seed}-{case}.txt"));
-        std::fs::write(&path, text(&self.shape, &small))
-            .map_err(|error| CliError::Write { path: path.clone(), error })?;
+        let written = text(&self.shape, None, &small).unwrap_or_else(|_| kenken::write(&small));
+        std::fs::write(&path, written).map_err(|error| CliError::Write { path: path.clone(), error })?;
         let disagreement = report.disagreement.as_ref().expect("a disagreement");
         writeln!(out, "case {case} (seed {seed}): the backends disagree: {disagreement}")?;
         let (before, after) = (puzzle.cages().len(), small.cages().len());

@@ -27,10 +27,10 @@ impl Entry {
     }
 
     /// A cell's name in the puzzle's own notation: `B3` (row letter, column
-    /// number) for KenKen, `r2c3` for Sudoku.
+    /// number) for KenKen and Keen, `r2c3` for Sudoku.
     pub fn cell_name(&self, cell: Cell) -> String {
         match self.format {
-            Format::KenKen => cell.to_string(),
+            Format::KenKen | Format::Keen => cell.to_string(),
             Format::Sudoku => format!("r{}c{}", cell.row + 1, cell.col + 1),
         }
     }

@@ -6,6 +6,7 @@ pub mod args;
 mod batch;
 mod check;
 mod cnf;
+mod convert;
 mod exit;
 mod fuzz;
 mod input;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         }
         Command::CheckProof(args) => proof::check_proof(&args, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
+        Command::Convert(args) => convert::convert(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),

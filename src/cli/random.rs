@@ -4,12 +4,12 @@
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-use cagey::format::{Boxes, Format, kenken, sudoku};
+use cagey::format::{Boxes, Format, keen, kenken, sudoku};
 use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
-use cagey::{Backend, BoxShape, Puzzle, Solver};
+use cagey::{Backend, BoxShape, Puzzle, Solver, WriteError};
 use rand_chacha::ChaCha8Rng;
 
-use super::args::{GenerateArgs, PuzzleShape};
+use super::args::{GenerateArgs, Kind, PuzzleShape};
 use super::exit::{Answer, RunError};
 use super::input::CliError;
 
@@ -24,12 +24,12 @@ pub fn make(
     rng: &mut ChaCha8Rng,
 ) -> Result<Generated, GenerateError> {
     let generated = match shape.kind {
-        Format::KenKen if shape.mix => {
+        Kind::KenKen if shape.mix => {
             let perturb = shape.perturb;
             let options = KenKenOptions::random(sizes, rng);
             generate::kenken(&KenKenOptions { perturb: perturb.unwrap_or(options.perturb), ..options }, rng)
         }
-        Format::KenKen => {
+        Kind::KenKen => {
             let options = KenKenOptions {
                 max_cage: shape.max_cage as usize,
                 noop: shape.noop,
@@ -43,7 +43,7 @@ pub fn make(
             };
             generate::kenken(&options, rng)
         }
-        Format::Sudoku => {
+        Kind::Sudoku => {
             let boxes = boxes_for(shape.boxes.boxes, size);
             let perturb = shape.perturb.unwrap_or(0.0);
             generate::sudoku(&SudokuOptions { size, boxes, clues: shape.clues, perturb }, rng)
@@ -66,29 +66,35 @@ fn boxes_for(boxes: Boxes, size: usize) -> Option<BoxShape> {
     }
 }
 
-/// The puzzle in the text format of its kind. A Sudoku prints as its line
-/// of givens; boxes other than the default are not part of that line, so
-/// [`box_note`] says how to read it back.
-pub fn text(shape: &PuzzleShape, puzzle: &Puzzle) -> String {
-    match shape.kind {
-        Format::KenKen => kenken::write(puzzle),
-        Format::Sudoku => {
+/// The puzzle in `format`, by default its kind's own. A Sudoku prints as
+/// its line of givens; boxes other than the default are not part of that
+/// line, so [`box_note`] says how to read it back.
+pub fn text(shape: &PuzzleShape, format: Option<Format>, puzzle: &Puzzle) -> Result<String, WriteError> {
+    let natural = match shape.kind {
+        Kind::KenKen => Format::KenKen,
+        Kind::Sudoku => Format::Sudoku,
+    };
+    match format.unwrap_or(natural) {
+        Format::KenKen => Ok(kenken::write(puzzle)),
+        Format::Keen => Ok(keen::write(puzzle)? + "\n"),
+        Format::Sudoku if shape.kind == Kind::Sudoku => {
             let n = puzzle.size();
             let mut givens = vec![0u8; n * n];
             for cage in puzzle.cages() {
                 givens[cage.cells()[0].index(n)] = cage.target().digits().parse().unwrap_or(0);
             }
             let line = Puzzle::sudoku(n, BoxShape::default_for(n), &givens).expect("givens of a generated Sudoku");
-            sudoku::write(&line).expect("a Sudoku with the default boxes")
+            sudoku::write(&line)
         }
+        Format::Sudoku => sudoku::write(puzzle),
     }
 }
 
 /// How to read generated Sudoku back when its boxes are not the default.
 pub fn box_note(shape: &PuzzleShape) -> Option<String> {
     match (shape.kind, shape.boxes.boxes) {
-        (Format::Sudoku, Boxes::None) => Some("read these puzzles back with --boxes none".into()),
-        (Format::Sudoku, Boxes::Shape(b)) => Some(format!("read these puzzles back with --boxes {b}")),
+        (Kind::Sudoku, Boxes::None) => Some("read these puzzles back with --boxes none".into()),
+        (Kind::Sudoku, Boxes::Shape(b)) => Some(format!("read these puzzles back with --boxes {b}")),
         _ => None,
     }
 }
@@ -107,13 +113,13 @@ pub fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError>
             return Err(unfit(format!("{name} {value} is out of range: expected a share from 0 to 1")));
         }
     }
-    let boxed = shape.kind == Format::Sudoku || shape.killer;
+    let boxed = shape.kind == Kind::Sudoku || shape.killer;
     if let (true, Boxes::Shape(b)) = (boxed, shape.boxes.boxes) {
         if let Some(n) = sizes.iter().find(|&&n| b.rows * b.cols != n) {
             return Err(unfit(format!("boxes of {b} do not tile a {n}x{n} grid")));
         }
     }
-    if shape.killer && shape.kind == Format::Sudoku {
+    if shape.killer && shape.kind == Kind::Sudoku {
         return Err(unfit("--killer makes KenKen cages over boxes: use it with --kind kenken".into()));
     }
     if let ([n], true, None) = (sizes, shape.killer, boxes_for(shape.boxes.boxes, sizes[0])) {
@@ -142,10 +148,14 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunE
             }
             Err(error) => return Err(std::io::Error::other(error.to_string()).into()),
         };
-        if args.shape.kind == Format::KenKen && case > 0 {
+        let written = text(&args.shape, args.emit, &generated.puzzle).map_err(|error| CliError::Unfit {
+            place: format!("case {case}"),
+            message: format!("{error}; drop --emit, or generate without --noop, --killer and --extra-groups"),
+        })?;
+        if written.starts_with('#') && case > 0 {
             writeln!(out)?;
         }
-        write!(out, "{}", text(&args.shape, &generated.puzzle))?;
+        write!(out, "{written}")?;
     }
     out.flush()?;
     Ok(Answer::Positive)

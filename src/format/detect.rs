@@ -4,8 +4,9 @@ use super::fields::fields;
 use super::options::Format;
 
 /// Guesses the format from the first meaningful line: a `# N` size line or
-/// a cage line means KenKen, anything else Sudoku (whose `#` lines are
-/// comments). `None` for a text with no meaningful line.
+/// a cage line means KenKen, a Keen game ID (`6dn:…,…`) Keen, anything else
+/// Sudoku (whose `#` lines are comments). `None` for a text with no
+/// meaningful line.
 pub fn detect(text: &str) -> Option<Format> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().find_map(detect_line)
@@ -27,6 +28,9 @@ pub(super) fn detect_line(line: &str) -> Option<Format> {
     if crate::puzzle::Op::from_symbol(first).is_some() && fields.len() > 1 {
         return Some(Format::KenKen);
     }
+    if super::keen::looks_like_id(first) {
+        return Some(Format::Keen);
+    }
     Some(Format::Sudoku)
 }
 
@@ -47,5 +51,9 @@ mod tests {
         // A byte-order mark, as some editors write, changes nothing.
         assert_eq!(detect("\u{feff}# 4\n+ 3 A1 A2"), Some(Format::KenKen));
         assert_eq!(detect("\u{feff}1...\n"), Some(Format::Sudoku));
+        assert_eq!(detect("# Keen\n4de:a3_3a__a__a_ba,d2a9s1m4m48d2s2\n"), Some(Format::Keen));
+        assert_eq!(detect("9:_,a1\n"), Some(Format::Keen));
+        // Sudoku lines may end in a count after a colon.
+        assert_eq!(detect("1234........:388\n"), Some(Format::Sudoku));
     }
 }

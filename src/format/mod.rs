@@ -1,8 +1,9 @@
-//! Reading and writing puzzles as text: the neknek KenKen format and the
-//! Sudoku line and grid formats, with auto-detection.
+//! Reading and writing puzzles as text: the neknek KenKen format, the
+//! Sudoku line and grid formats, and Keen game IDs, with auto-detection.
 
 mod detect;
 mod fields;
+pub mod keen;
 pub mod kenken;
 mod options;
 mod reader;

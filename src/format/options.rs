@@ -12,6 +12,8 @@ pub enum Format {
     KenKen,
     /// Sudoku: one puzzle a line, or an N-line grid.
     Sudoku,
+    /// Game IDs of Simon Tatham's Keen (`6dn:…`), one a line.
+    Keen,
 }
 
 impl FromStr for Format {
@@ -21,7 +23,8 @@ impl FromStr for Format {
         match s.to_ascii_lowercase().as_str() {
             "kenken" => Ok(Format::KenKen),
             "sudoku" => Ok(Format::Sudoku),
-            _ => Err(format!("unknown format '{s}': expected kenken or sudoku")),
+            "keen" => Ok(Format::Keen),
+            _ => Err(format!("unknown format '{s}': expected kenken, sudoku or keen")),
         }
     }
 }
@@ -31,6 +34,7 @@ impl fmt::Display for Format {
         f.write_str(match self {
             Format::KenKen => "kenken",
             Format::Sudoku => "sudoku",
+            Format::Keen => "keen",
         })
     }
 }

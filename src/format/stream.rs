@@ -8,7 +8,7 @@ use super::detect::detect_line;
 use super::fields::fields;
 use super::options::{Format, ParseOptions, Parsed};
 use super::reader::{Item, LineReader, read_all};
-use super::{kenken, sudoku};
+use super::{keen, kenken, sudoku};
 
 /// Reads puzzles from text handed over a line at a time, holding only the
 /// puzzle being read: the memory a file of a million puzzles takes is that
@@ -130,6 +130,7 @@ impl Detecting {
         self.reader = Some(match format {
             Format::KenKen => Box::new(kenken::Reader::default()),
             Format::Sudoku => Box::new(sudoku::Reader::new(self.options.boxes)),
+            Format::Keen => Box::new(keen::Reader),
         });
     }
 

@@ -282,6 +282,35 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     Ok(out)
 }
 
+/// Writes `puzzle` as a grid of N lines, cells apart and `.` for an empty
+/// one, with `|` and `-` between boxes; the grid reads back as the same
+/// puzzle. Fails as [`write`] does.
+pub fn write_grid(puzzle: &Puzzle) -> Result<String, WriteError> {
+    let line = write(puzzle)?;
+    let n = puzzle.size();
+    let cells: Vec<char> = line.trim_end().chars().collect();
+    let shape = BoxShape::default_for(n);
+    let mut out = String::new();
+    for (r, row) in cells.chunks(n).enumerate() {
+        if let Some(b) = shape.filter(|b| r > 0 && r % b.rows == 0) {
+            let segment = "-".repeat(2 * b.cols - 1);
+            let rule: Vec<String> = (0..n / b.cols).map(|_| segment.clone()).collect();
+            out.push_str(&rule.join("-+-"));
+            out.push('\n');
+        }
+        let mut text = String::new();
+        for (c, ch) in row.iter().enumerate() {
+            if c > 0 {
+                text.push_str(if shape.is_some_and(|b| c % b.cols == 0) { " | " } else { " " });
+            }
+            text.push(*ch);
+        }
+        out.push_str(&text);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +397,11 @@ mod tests {
         // Two grids separated by a blank line.
         let two = format!("{compact}\n{compact}");
         assert_eq!(parse(&two, "t", Boxes::Default).unwrap().len(), 2);
+        // Written as a grid, it reads back the same.
+        let written = write_grid(&puzzle).unwrap();
+        assert!(written.starts_with("5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n"), "{written}");
+        assert!(written.contains("\n------+-------+------\n"), "{written}");
+        assert_eq!(one(&written), puzzle);
     }
 
     #[test]

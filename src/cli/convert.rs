@@ -1,0 +1,33 @@
+//! `cagey convert`: puzzles written in another format.
+
+use std::io::Write;
+
+use cagey::format::{keen, kenken, sudoku};
+
+use super::args::{ConvertArgs, ConvertTo};
+use super::exit::{Answer, RunError};
+use super::input::{CliError, Entries};
+
+pub fn convert(args: &ConvertArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+    let mut entries = Entries::of(&args.input, u64::MAX);
+    let mut first = true;
+    for entry in &mut entries {
+        let entry = entry?;
+        let puzzle = &entry.puzzle;
+        let written = match args.to {
+            ConvertTo::KenKen => Ok(kenken::write(puzzle)),
+            ConvertTo::Keen => keen::write(puzzle).map(|id| id + "\n"),
+            ConvertTo::Sudoku => sudoku::write(puzzle),
+            ConvertTo::Grid => sudoku::write_grid(puzzle),
+        };
+        let written = written.map_err(|error| CliError::Unfit { place: entry.label(), message: error.to_string() })?;
+        // Puzzles of several lines are set apart by a blank line.
+        if !first && matches!(args.to, ConvertTo::KenKen | ConvertTo::Grid) {
+            writeln!(out)?;
+        }
+        write!(out, "{written}")?;
+        first = false;
+    }
+    out.flush()?;
+    Ok(if entries.skipped > 0 { Answer::BadInput } else { Answer::Positive })
+}
