@@ -2,7 +2,7 @@
 //! solution the only one: a new op and target for the cage (retargeting),
 //! or the cage split in two.
 
-use crate::puzzle::{Cage, Cell, Grid, Op, Puzzle};
+use crate::puzzle::{Cage, Cell, Grid, Op, Puzzle, in_one_piece};
 
 /// A change to one cage of a puzzle, from
 /// [`Solver::cage_changes`](crate::Solver::cage_changes).
@@ -41,7 +41,7 @@ pub(crate) fn candidates(puzzle: &Puzzle, keep: &Grid) -> Vec<CageChange> {
             let [a, b]: [Vec<Cell>; 2] =
                 [false, true].map(|side| (0..cells.len()).filter(|&i| in_b(i) == side).map(|i| cells[i]).collect());
             // A cage in one piece splits into pieces.
-            if connected(cells) && !(connected(&a) && connected(&b)) {
+            if in_one_piece(cells) && !(in_one_piece(&a) && in_one_piece(&b)) {
                 continue;
             }
             let op = |part: &[Cell]| match cage.op() {
@@ -55,22 +55,6 @@ pub(crate) fn candidates(puzzle: &Puzzle, keep: &Grid) -> Vec<CageChange> {
         }
     }
     changes
-}
-
-/// Whether `cells` form one piece, side to side.
-fn connected(cells: &[Cell]) -> bool {
-    let mut reached = vec![false; cells.len()];
-    let mut stack = vec![0];
-    reached[0] = true;
-    while let Some(i) = stack.pop() {
-        for (j, other) in cells.iter().enumerate() {
-            if !reached[j] && cells[i].row.abs_diff(other.row) + cells[i].col.abs_diff(other.col) == 1 {
-                reached[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    reached.into_iter().all(|r| r)
 }
 
 /// The cage over `cells` with `op` that `keep` meets, keeping a no-op

@@ -36,6 +36,25 @@ impl Cell {
     }
 }
 
+/// Whether `cells` form one piece, each reached from another side to side
+/// (true for none).
+pub(crate) fn in_one_piece(cells: &[Cell]) -> bool {
+    let mut reached = vec![false; cells.len()];
+    let mut stack = Vec::from_iter((!cells.is_empty()).then_some(0));
+    if let Some(first) = reached.first_mut() {
+        *first = true;
+    }
+    while let Some(i) = stack.pop() {
+        for (j, other) in cells.iter().enumerate() {
+            if !reached[j] && cells[i].row.abs_diff(other.row) + cells[i].col.abs_diff(other.col) == 1 {
+                reached[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    reached.into_iter().all(|r| r)
+}
+
 /// Cells print in the KenKen notation: a row letter and a 1-based column,
 /// so `Cell::new(1, 2)` is `B3`.
 impl fmt::Display for Cell {

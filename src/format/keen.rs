@@ -22,7 +22,7 @@
 //! game ID.
 
 use crate::error::{ParseError, ParseErrorKind, WriteError};
-use crate::puzzle::{Cage, Cell, MAX_SIZE, Op, Puzzle, Target};
+use crate::puzzle::{Cage, Cell, MAX_SIZE, Op, Puzzle, Target, in_one_piece};
 
 use super::options::Parsed;
 use super::reader::{Item, LineReader, read_all};
@@ -226,7 +226,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     if block.contains(&usize::MAX) {
         return Err(WriteError::NotKeen("a cell in no cage"));
     }
-    if !connected_blocks(puzzle) {
+    if !puzzle.cages().iter().all(|cage| in_one_piece(cage.cells())) {
         return Err(WriteError::NotKeen("a cage in more than one piece"));
     }
     let mut letters = Vec::new();
@@ -271,25 +271,6 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
         out.push_str(cage.target().digits());
     }
     Ok(out)
-}
-
-/// Whether every cage is in one piece, side to side.
-fn connected_blocks(puzzle: &Puzzle) -> bool {
-    puzzle.cages().iter().all(|cage| {
-        let cells = cage.cells();
-        let mut reached = vec![false; cells.len()];
-        let mut stack = vec![0];
-        reached[0] = true;
-        while let Some(i) = stack.pop() {
-            for (j, other) in cells.iter().enumerate() {
-                if !reached[j] && cells[i].row.abs_diff(other.row) + cells[i].col.abs_diff(other.col) == 1 {
-                    reached[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
-        reached.into_iter().all(|r| r)
-    })
 }
 
 #[cfg(test)]
