@@ -951,3 +951,31 @@ fn sudoku_lines_and_grids_convert_both_ways() {
     assert_eq!(stdout(&out), line);
     assert_eq!(line.trim().len(), 81);
 }
+
+#[test]
+fn render_writes_svg_png_and_a_file_a_puzzle() {
+    let dir = std::env::temp_dir().join(format!("cagey-render-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let svg = dir.join("seed.svg");
+    let out = cagey(&["render", SEED, "-o", svg.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("14+"), "{}", &text[..200]);
+    let png = dir.join("seed.png");
+    let out = cagey(&["render", "--solution", "--index", "3", SEED, "-o", png.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    let out = cagey(&["render", "--solution", "--index", "4", SEED, "-o", png.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("the puzzle has 3 solutions: there is no solution 4"), "{}", stderr(&out));
+    // Several puzzles: a directory, one file each, numbered.
+    let many = dir.join("many");
+    let out = cagey(&["render", "--png", "puzzles/sudoku/sixteen-clue-5.txt", "-o", many.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 5);
+    assert!(many.join("5.png").is_file() && !many.join("6.png").exists());
+    let out = cagey(&["render", "puzzles/sudoku/sixteen-clue-5.txt", "-o", svg.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("give -o a directory"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -109,6 +109,19 @@ Examples:
   cagey check puzzles/sudoku/empty-5x5.txt                (161,280 grids, compared by digest)
   cagey check --limit 1000 puzzles/sudoku/empty-5x5.txt   (stops at 1000: compares counts)")]
     Check(CheckArgs),
+    /// Draw puzzles as SVG or PNG: as set, with a solution, or with where they are ambiguous.
+    #[command(after_help = "Draws the puzzle as a printed KenKen or Sudoku looks: thin cell lines, thick lines
+where cages (or Sudoku boxes) meet, each cage's target and op in its top-left cell, givens
+in bold. --solution fills in a solution (the first, or --index K); --analysis shades the
+open cells of an ambiguous puzzle and pencils in their possible values, with the values of
+the fixed cells. -o names an .svg or .png file for one puzzle, or a directory for several:
+DIR/1.svg, DIR/2.svg, … (.png with --png). PNG is drawn by resvg with a font built in.
+
+Examples:
+  cagey render puzzles/kenken/seed-5x5-three-solutions.txt -o seed.svg
+  cagey render --analysis puzzles/kenken/seed-5x5-three-solutions.txt -o seed.png
+  cagey render --solution puzzles/sudoku/magictour-20.txt -o pictures/ --png")]
+    Render(RenderArgs),
     /// Write puzzles in another format: KenKen text, Keen game IDs, Sudoku lines or grids.
     #[command(after_help = "KenKen text holds every puzzle. A Keen game ID holds KenKen whose cages are in one
 piece, cover the grid and have + - * / or one-cell clues (Keen opens it: paste it into
@@ -223,6 +236,35 @@ pub struct UniqueArgs {
 
     #[command(flatten)]
     pub jobs: Jobs,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub puzzles: PuzzleFiles,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
+
+    /// Where to write: an .svg or .png file, or a directory for one file a puzzle.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: PathBuf,
+
+    /// In a directory, write PNG files rather than SVG.
+    #[arg(long)]
+    pub png: bool,
+
+    /// Fill in a solution (the first found, or --index K).
+    #[arg(long, conflicts_with = "analysis")]
+    pub solution: bool,
+
+    /// Which solution --solution draws, from 1.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), requires = "solution")]
+    pub index: u64,
+
+    /// Shade the open cells and pencil in their values; fixed cells show theirs.
+    #[arg(long)]
+    pub analysis: bool,
 }
 
 #[derive(Debug, Args)]

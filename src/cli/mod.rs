@@ -14,6 +14,7 @@ mod output;
 mod progress;
 mod proof;
 mod random;
+mod render;
 mod solve;
 pub mod stop;
 
@@ -45,6 +46,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::CheckProof(args) => proof::check_proof(&args, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Convert(args) => convert::convert(&args, out),
+        Command::Render(args) => render::render(&args, out),
         Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),
