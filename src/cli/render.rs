@@ -226,15 +226,11 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
             Op::Given | Op::Any => "",
         };
         let (x, y) = corner(first);
-        doc = doc.add(text(
-            format!("{}{sign}", cage.target()),
-            x + 4.0,
-            y + CELL * 0.25,
-            CELL * 0.22,
-            false,
-            false,
-            "black",
-        ));
+        let label = format!("{}{sign}", cage.target());
+        // A long target shrinks to fit its cell (a character is about 0.62
+        // of the font size wide).
+        let size = (CELL * 0.22).min(CELL * 0.9 / (0.62 * label.chars().count() as f64));
+        doc = doc.add(text(label, x + 4.0, y + CELL * 0.25, size, false, false, "black"));
     }
     for cell in cells {
         if given[cell.index(n)] {
