@@ -318,6 +318,11 @@ mod tests {
         assert!(error("2:_5,a1a1x1a1").contains("a, s, m or d"));
         assert!(error("2:_5,a1a1aa1").contains("a number after"));
         assert!(error("2:_5,a1a1s1a1").contains("t:1:10:"), "a subtraction of one cell");
+        // Any size from 1, with or without a difficulty and `m`.
+        let desc = "a3_3a__a__a_ba,d2a9s1m4m48d2s2";
+        let text = format!("1:_,a1\n4dem:{desc}\n4m:{desc}\n4:{desc}\n");
+        let sizes: Vec<usize> = parse(&text, "t").unwrap().iter().map(|p| p.puzzle.size()).collect();
+        assert_eq!(sizes, [1, 4, 4, 4]);
         // Two dominoes: a 2-block row above a 2-block row.
         let two = parse("2:b__,s1a3", "t").unwrap();
         assert_eq!(two[0].puzzle.cages().len(), 2);
