@@ -10,7 +10,10 @@
 //! [`Grid`] to a callback as it is found ([`Enumerate::enumerate`]); `first`, `count`, `uniqueness` and
 //! `solutions` are built on that. [`verify()`] checks any grid independently
 //! of both, [`check`] compares the solution sets of two solvers, and
-//! [`generate`] makes random puzzles to compare them on.
+//! [`generate`] makes random puzzles to compare them on. For puzzle setters,
+//! [`Solver::analyze`] finds the cells fixed in every solution and the open
+//! ones, [`Solver::suggest`] the fewest givens that make a puzzle unique, and
+//! [`Solver::certify`] a [`Certificate`] of uniqueness that anyone can check.
 //!
 //! ```
 //! use cagey::{Backend, Solver, Uniqueness, format};
