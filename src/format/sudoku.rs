@@ -284,7 +284,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
 
 /// Writes `puzzle` as a grid of N lines, cells apart and `.` for an empty
 /// one, with `|` and `-` between boxes; the grid reads back as the same
-/// puzzle. Fails as [`write`] does.
+/// puzzle. Fails as [`write()`] does.
 pub fn write_grid(puzzle: &Puzzle) -> Result<String, WriteError> {
     let line = write(puzzle)?;
     let n = puzzle.size();
