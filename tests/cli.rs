@@ -689,13 +689,7 @@ fn a_timeout_prints_what_it_found_and_exits_3() {
 
 #[test]
 fn ctrl_c_prints_the_count_so_far_and_exits_130() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
-        .args(["count", "puzzles/sudoku/empty-5x5.txt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["count", "puzzles/sudoku/empty-5x5.txt", "-"]);
     // The second puzzle, an empty 7x7, takes forever to count.
     child.stdin.take().unwrap().write_all(format!("{}\n", ".".repeat(49)).as_bytes()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));

@@ -102,15 +102,18 @@ fn kept_grid(path: &std::path::Path, k: usize, entry: &Entry, budget: u64) -> Re
 fn report(solver: &Solver, args: &AnalyzeArgs, entry: &Entry, keep: Option<&Grid>) -> Result<Report, SolveError> {
     let started = Instant::now();
     let puzzle = &entry.puzzle;
-    let (count, stats) = solver.count(puzzle, Some(args.limit))?;
-    let analysis = solver.analyze(puzzle)?;
-    let listed = if count.complete && count.count <= LISTED && analysis.complete() {
-        let (solutions, _) = solver.solutions(puzzle, None)?;
-        let plain = Analysis::of_solutions(puzzle.size(), &solutions);
-        Some(plain.fixed() == analysis.fixed() && plain.open() == analysis.open())
-    } else {
-        None
+    // One search lists the solutions when they are few, and counts them.
+    let (solutions, stats) = solver.solutions(puzzle, Some(LISTED + 1))?;
+    let few = stats.complete && solutions.len() as u64 <= LISTED.min(args.limit);
+    let (count, stats) = match few {
+        true => (Count { count: solutions.len() as u64, complete: true }, stats),
+        false => solver.count(puzzle, Some(args.limit))?,
     };
+    let analysis = solver.analyze(puzzle)?;
+    let listed = (few && analysis.complete()).then(|| {
+        let plain = Analysis::of_solutions(puzzle.size(), &solutions);
+        plain.fixed() == analysis.fixed() && plain.open() == analysis.open()
+    });
     let keep = keep.or(analysis.first()).filter(|_| args.suggest && count.count != 1);
     let suggestion = keep.map(|keep| solver.suggest(puzzle, keep)).transpose()?;
     let changes = match keep {

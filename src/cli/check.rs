@@ -10,8 +10,7 @@ use super::args::{CheckArgs, OutputFormat};
 use super::exit::{Answer, RunError};
 use super::input::{CliError, Entries, Entry};
 
-pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
-    let mut entries = Entries::of(&args.input, args.tuples.budget());
+pub fn check(args: &CheckArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let [native, sat, auto] = Backend::ALL.map(|backend| args.tuples.apply(Solver::builder()).backend(backend).build());
     let solvers: [(&str, &dyn Enumerate); 3] = [("native", &native), ("sat", &sat), ("auto", &auto)];
     // Labels as wide as those of the first puzzles read; a later, longer
@@ -27,7 +26,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         )?;
     }
     let mut answer = Answer::Positive;
-    for entry in ahead.into_iter().chain(&mut entries) {
+    for entry in ahead.into_iter().chain(entries) {
         let entry = &entry?;
         let failed = |error| CliError::Solve { label: entry.label(), error };
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
@@ -74,7 +73,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         }
         out.flush()?;
     }
-    Ok(if entries.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
+    Ok(answer)
 }
 
 /// `unique`, `none`, `multiple` or `unknown`.

@@ -20,7 +20,7 @@ pub mod stop;
 
 use std::io::Write;
 
-use args::{Cli, Command};
+use args::{Cli, Command, PuzzleFiles};
 pub use exit::{Answer, RunError};
 use input::Entries;
 
@@ -28,33 +28,48 @@ use input::Entries;
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
     match cli.command {
         Command::Solve(args) => {
-            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
-            Ok(with_skipped(solve::solve(&args, &mut entries, out)?, entries.skipped))
+            let budget = args.input.solver.tuples.budget();
+            on_puzzles(&args.input.puzzles, budget, out, |entries, out| solve::solve(&args, entries, out))
         }
         Command::Count(args) => {
-            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
-            Ok(with_skipped(solve::count(&args, &mut entries, out)?, entries.skipped))
+            let budget = args.input.solver.tuples.budget();
+            on_puzzles(&args.input.puzzles, budget, out, |entries, out| solve::count(&args, entries, out))
         }
         Command::Unique(args) => {
-            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
-            Ok(with_skipped(solve::unique(&args, &mut entries, out)?, entries.skipped))
+            let budget = args.input.solver.tuples.budget();
+            on_puzzles(&args.input.puzzles, budget, out, |entries, out| solve::unique(&args, entries, out))
         }
         Command::Analyze(args) => {
-            let mut entries = Entries::of(&args.input.puzzles, args.input.solver.tuples.budget());
-            Ok(with_skipped(analyze::analyze(&args, &mut entries, out)?, entries.skipped))
+            let budget = args.input.solver.tuples.budget();
+            on_puzzles(&args.input.puzzles, budget, out, |entries, out| analyze::analyze(&args, entries, out))
+        }
+        Command::Check(args) => {
+            on_puzzles(&args.input, args.tuples.budget(), out, |entries, out| check::check(&args, entries, out))
+        }
+        Command::Convert(args) => {
+            on_puzzles(&args.input, u64::MAX, out, |entries, out| convert::convert(&args, entries, out))
+        }
+        Command::Render(args) => {
+            let budget = args.solver.tuples.budget();
+            on_puzzles(&args.puzzles, budget, out, |entries, out| render::render(&args, entries, out))
         }
         Command::CheckProof(args) => proof::check_proof(&args, out),
         Command::Cnf(args) => cnf::cnf(&args, out),
-        Command::Convert(args) => convert::convert(&args, out),
-        Command::Render(args) => render::render(&args, out),
-        Command::Check(args) => check::check(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),
     }
 }
 
-/// The answer of a run that skipped puzzles it could not read
-/// (`--keep-going`): bad input, at the end.
-fn with_skipped(answer: Answer, skipped: usize) -> Answer {
-    if skipped > 0 { answer.and(Answer::BadInput) } else { answer }
+/// Runs `command` on the puzzles of `files`, read as it takes them within
+/// the memory budget; a run that skipped puzzles it could not read
+/// (`--keep-going`) answers "bad input" at the end.
+fn on_puzzles(
+    files: &PuzzleFiles,
+    budget: u64,
+    out: &mut dyn Write,
+    command: impl FnOnce(&mut Entries, &mut dyn Write) -> Result<Answer, RunError>,
+) -> Result<Answer, RunError> {
+    let mut entries = Entries::of(files, budget);
+    let answer = command(&mut entries, out)?;
+    Ok(if entries.skipped > 0 { answer.and(Answer::BadInput) } else { answer })
 }

@@ -34,12 +34,11 @@ pub enum Fill<'a> {
     Analysis(&'a Analysis),
 }
 
-pub fn render(args: &RenderArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
+pub fn render(args: &RenderArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let solver = args.solver.solver();
-    let mut entries = Entries::of(&args.puzzles, args.solver.tuples.budget());
     let single = image_kind(&args.output).is_some();
     let mut k = 0;
-    for entry in &mut entries {
+    for entry in entries {
         let entry = entry?;
         k += 1;
         let path = match image_kind(&args.output) {
@@ -72,7 +71,7 @@ pub fn render(args: &RenderArgs, out: &mut dyn Write) -> Result<Answer, RunError
             writeln!(out, "{}: {}", entry.label(), path.display())?;
         }
     }
-    Ok(if entries.skipped > 0 { Answer::BadInput } else { Answer::Positive })
+    Ok(Answer::Positive)
 }
 
 /// `svg` or `png` when `path` names an image file, by its extension.
