@@ -52,7 +52,7 @@ pub(super) struct Shape {
 /// A shape with the size and groups it was built from.
 struct Built {
     size: usize,
-    groups: Vec<Group>,
+    extra_groups: Vec<Group>,
     shape: Rc<Shape>,
 }
 
@@ -69,12 +69,14 @@ impl Shape {
         LAST_SHAPE.with(|last| {
             let mut last = last.borrow_mut();
             if let Some(built) = &*last {
-                if built.size == puzzle.size() && built.groups == puzzle.groups() {
+                // Rows and columns come with the size.
+                if built.size == puzzle.size() && built.extra_groups == puzzle.extra_groups() {
                     return Rc::clone(&built.shape);
                 }
             }
             let shape = Rc::new(Shape::new(puzzle));
-            *last = Some(Built { size: puzzle.size(), groups: puzzle.groups().to_vec(), shape: Rc::clone(&shape) });
+            let extra_groups = puzzle.extra_groups().to_vec();
+            *last = Some(Built { size: puzzle.size(), extra_groups, shape: Rc::clone(&shape) });
             shape
         })
     }
@@ -135,9 +137,13 @@ pub(super) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
 pub(super) struct Layout {
     pub size: usize,
     pub shape: Rc<Shape>,
-    /// Each one-cell `!` cage, as its cell and its value's bit (0 when the
-    /// target is no value of the grid): applied to the root, not revised.
-    pub givens: Vec<(usize, u32)>,
+    /// The cells of one-cell `!` cages (givens), as a set of cells (see
+    /// [`Shape`]): applied to the root, not revised.
+    pub given: Vec<u64>,
+    /// For each value, the givens of that value, as a set of cells: `W`
+    /// words a value. A given whose target is no value of the grid is in
+    /// none of them, so no value is left to its cell.
+    pub given_values: Vec<u64>,
     /// The other cages.
     pub cages: Vec<CageLayout>,
     /// For each cell, the index of its cage, if any.
@@ -150,16 +156,21 @@ impl Layout {
     pub fn new(puzzle: &Puzzle) -> Self {
         let size = puzzle.size();
         let shape = Shape::of(puzzle);
-        let mut givens = Vec::new();
+        let words = shape.words;
+        let mut given = vec![0u64; words];
+        let mut given_values = vec![0u64; size * words];
         let mut cages = Vec::new();
         for cage in puzzle.cages() {
-            let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(size)).collect();
             let digits = cage.target().digits();
-            if let (Op::Given, &[cell]) = (cage.op(), cells.as_slice()) {
-                let value = digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v));
-                givens.push((cell, value.map_or(0, |v| 1 << (v - 1))));
+            if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
+                let cell = cell.index(size);
+                given[cell / 64] |= 1 << (cell % 64);
+                if let Some(v) = digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v)) {
+                    given_values[(v - 1) * words + cell / 64] |= 1 << (cell % 64);
+                }
                 continue;
             }
+            let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(size)).collect();
             let apart = if (3..=64).contains(&cells.len()) {
                 cells
                     .iter()
@@ -180,13 +191,13 @@ impl Layout {
             cages.push(CageLayout { op: cage.op(), target, factors, divisors, cells, apart, partners });
         }
         let mut cage_of = vec![None; size * size];
-        let mut caged = vec![0u64; shape.words];
+        let mut caged = vec![0u64; words];
         for (index, cage) in cages.iter().enumerate() {
             for &cell in &cage.cells {
                 cage_of[cell] = Some(index);
                 caged[cell / 64] |= 1 << (cell % 64);
             }
         }
-        Layout { size, shape, givens, cages, cage_of, caged }
+        Layout { size, shape, given, given_values, cages, cage_of, caged }
     }
 }

@@ -118,15 +118,11 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// The root: every value a candidate everywhere but where a given says
     /// otherwise, every cage to be revised.
     pub fn root(&mut self) -> Vec<Bits<W>> {
-        let mut boards = vec![self.all; self.size];
+        let open = and_not(&self.all, set(&self.layout.given, 0));
+        let mut boards: Vec<Bits<W>> = (0..self.size)
+            .map(|v| std::array::from_fn(|i| open[i] | set::<W>(&self.layout.given_values, v)[i]))
+            .collect();
         boards.push([0; W]);
-        for &(cell, bit) in &self.layout.givens {
-            for (v, board) in boards[..self.size].iter_mut().enumerate() {
-                if bit & (1 << v) == 0 {
-                    board[cell / 64] &= !(1 << (cell % 64));
-                }
-            }
-        }
         self.changed = self.all;
         self.seen.fill(self.all);
         boards
@@ -219,13 +215,16 @@ impl<'a, const W: usize> Propagator<'a, W> {
         if is_empty(&singles) {
             return Ok(false);
         }
-        for cell in members(&singles) {
-            // An earlier placement may have taken this cell's last value.
-            let Some(v) = (0..self.size).find(|&v| has(&boards[v], cell)) else {
-                self.blame([cell]);
-                return Err(Contradiction);
-            };
-            self.place(boards, cell, v);
+        for v in 0..self.size {
+            let mine = and(&singles, &boards[v]);
+            for cell in members(&mine) {
+                // An earlier placement may have taken this cell's last value.
+                if !has(&boards[v], cell) {
+                    self.blame([cell]);
+                    return Err(Contradiction);
+                }
+                self.place(boards, cell, v);
+            }
         }
         Ok(true)
     }
@@ -247,6 +246,17 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 continue;
             }
             self.seen[v] = boards[v];
+            let groups = self.full_groups.len() / W;
+            // Few losses: look up their groups; many: test every group.
+            if lost.iter().map(|w| w.count_ones() as usize).sum::<usize>() * 4 > groups {
+                for g in 0..groups {
+                    let group = set::<W>(self.full_groups, g);
+                    if (0..W).any(|i| lost[i] & group[i] != 0) {
+                        found |= self.hidden_single(boards, v, g)?;
+                    }
+                }
+                continue;
+            }
             let gw = self.group_words;
             self.to_look.fill(0);
             for cell in members(&lost) {
