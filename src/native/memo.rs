@@ -2,23 +2,63 @@
 //! depend only on the cage and its cells' candidate sets, and the same sets
 //! come back again and again across a search.
 
+use std::cell::RefCell;
+
 /// Entries in the cache (a power of two).
 const ENTRIES: usize = 1 << 12;
 
 /// One remembered revision: the cage, its cells' candidate sets packed
-/// `size` bits a cell, and the supports packed the same way.
+/// `size` bits a cell, and the supports packed the same way; `stamp` names
+/// the search it belongs to.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     cage: u32,
+    stamp: u32,
     sets: u64,
     keep: u64,
 }
 
 /// Supports of cages whose cells' sets fit in 64 bits together, in a
 /// direct-mapped table: a new revision replaces the one in its slot.
-#[derive(Default)]
+///
+/// The table is kept on the thread from one search to the next, since
+/// clearing it would cost an easy puzzle more than its search: each search
+/// takes a new stamp instead, and entries of other stamps are void.
 pub(super) struct Memo {
     entries: Vec<Entry>,
+    stamp: u32,
+}
+
+thread_local! {
+    /// The table of the last search on this thread, and its stamp.
+    static TABLE: RefCell<(Vec<Entry>, u32)> = const { RefCell::new((Vec::new(), 0)) };
+}
+
+impl Default for Memo {
+    /// An empty memo: the thread's table, under a new stamp.
+    fn default() -> Self {
+        TABLE.with(|table| {
+            let (entries, stamp) = &mut *table.borrow_mut();
+            *stamp = stamp.wrapping_add(1);
+            if *stamp == 0 {
+                // After 2³² searches, stamps come round: start clean.
+                entries.fill(Entry::default());
+                *stamp = 1;
+            }
+            Memo { entries: std::mem::take(entries), stamp: *stamp }
+        })
+    }
+}
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        let entries = std::mem::take(&mut self.entries);
+        TABLE.with(|table| {
+            if let Ok(mut table) = table.try_borrow_mut() {
+                table.0 = entries;
+            }
+        });
+    }
 }
 
 /// The candidate sets of a cage's cells, `size` bits a cell, if they fit.
@@ -35,8 +75,7 @@ impl Memo {
     /// The supports remembered for `cage` with its cells' `sets` (packed).
     pub fn get(&self, cage: usize, sets: u64) -> Option<u64> {
         let entry = self.entries.get(Self::slot(cage, sets))?;
-        // Slots start out empty (all zero): no cage has only empty cells.
-        (entry.cage == cage as u32 && entry.sets == sets && sets != 0).then_some(entry.keep)
+        (entry.stamp == self.stamp && entry.cage == cage as u32 && entry.sets == sets).then_some(entry.keep)
     }
 
     /// Remembers the supports `keep` (packed) of `cage` with `sets`.
@@ -44,7 +83,7 @@ impl Memo {
         if self.entries.is_empty() {
             self.entries = vec![Entry::default(); ENTRIES];
         }
-        self.entries[Self::slot(cage, sets)] = Entry { cage: cage as u32, sets, keep };
+        self.entries[Self::slot(cage, sets)] = Entry { cage: cage as u32, stamp: self.stamp, sets, keep };
     }
 }
 
@@ -63,5 +102,7 @@ mod tests {
         assert_eq!(memo.get(4, sets), Some(0b001_010_011));
         assert_eq!(memo.get(5, sets), None, "another cage");
         assert_eq!(memo.get(4, sets ^ 1), None, "other sets");
+        drop(memo);
+        assert_eq!(Memo::default().get(4, sets), None, "another search");
     }
 }
