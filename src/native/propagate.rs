@@ -246,17 +246,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 continue;
             }
             self.seen[v] = boards[v];
-            let groups = self.full_groups.len() / W;
-            // Few losses: look up their groups; many: test every group.
-            if lost.iter().map(|w| w.count_ones() as usize).sum::<usize>() * 4 > groups {
-                for g in 0..groups {
-                    let group = set::<W>(self.full_groups, g);
-                    if (0..W).any(|i| lost[i] & group[i] != 0) {
-                        found |= self.hidden_single(boards, v, g)?;
-                    }
-                }
-                continue;
-            }
             let gw = self.group_words;
             self.to_look.fill(0);
             for cell in members(&lost) {
