@@ -97,6 +97,8 @@ pub struct Solver {
     interrupt: Option<Shared<AtomicBool>>,
     /// Every solution found adds one to this.
     tally: Option<Shared<AtomicU64>>,
+    /// Auto hands over at a failure budget instead of racing.
+    reproducible: bool,
 }
 
 /// A flag or counter shared with other threads, compared by address.
@@ -190,11 +192,27 @@ impl SolverBuilder {
         self
     }
 
+    /// Make [`Backend::Auto`] answer the same way on every run: native
+    /// alone until it has failed 16·N² times, then SAT alone, with native's
+    /// solutions so far ruled out, instead of the two racing on two
+    /// threads (where the faster side, and so the order of the solutions,
+    /// depends on timing). Slower than the race where SAT would win early,
+    /// and free of native's heavy tails all the same; `cagey generate
+    /// --unique` uses it, so that a seed always gives the same puzzle.
+    pub fn reproducible(mut self) -> Self {
+        self.0.reproducible = true;
+        self
+    }
+
     /// The solver.
     pub fn build(self) -> Solver {
         self.0
     }
 }
+
+/// The most solutions a [reproducible](SolverBuilder::reproducible) auto
+/// search hands over to SAT, ruled out one clause each.
+const HAND_OVER_SOLUTIONS: usize = 10_000;
 
 impl Default for Solver {
     fn default() -> Self {
@@ -225,6 +243,7 @@ impl Solver {
             deadline: None,
             interrupt: None,
             tally: None,
+            reproducible: false,
         }
     }
 
@@ -514,37 +533,8 @@ impl Solver {
             // Ctrl-C alone stops SAT between calls, through its flag and
             // sparing SAT the cost of stopping inside them; a deadline must
             // hold inside a call too, so a watchdog sets a flag of its own.
-            Backend::Sat => match deadline {
-                None => {
-                    let stop = self.interrupt.map(|flag| sat::Stop { flag: flag.0, within_calls: false });
-                    sat::enumerate(puzzle, self.bounds(), &[], cubes, stop, on_solution)?
-                }
-                Some(deadline) => {
-                    let stop = AtomicBool::new(false);
-                    thread::scope(|scope| {
-                        // Sets `stop` at the deadline or Ctrl-C, unless the
-                        // search ends first and drops `done`.
-                        let (done, wait) = mpsc::channel::<()>();
-                        let (flag, stop_now) = (&stop, &stop_now);
-                        scope.spawn(move || {
-                            loop {
-                                let left = deadline.saturating_duration_since(Instant::now());
-                                match wait.recv_timeout(left.min(Duration::from_millis(20))) {
-                                    Err(RecvTimeoutError::Timeout) if stop_now() => {
-                                        break flag.store(true, Ordering::Relaxed);
-                                    }
-                                    Err(RecvTimeoutError::Timeout) => continue,
-                                    _ => break,
-                                }
-                            }
-                        });
-                        let stop = sat::Stop { flag: &stop, within_calls: true };
-                        let stats = sat::enumerate(puzzle, self.bounds(), &[], cubes, Some(stop), on_solution);
-                        drop(done);
-                        stats
-                    })?
-                }
-            },
+            Backend::Sat => self.sat(puzzle, &[], cubes, deadline, &stop_now, on_solution)?,
+            Backend::Auto if self.reproducible => self.hand_over(puzzle, cubes, deadline, &stop_now, on_solution)?,
             Backend::Auto => {
                 let interrupt = self.interrupt.map(|flag| flag.0);
                 portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, on_solution)?
@@ -552,6 +542,85 @@ impl Solver {
         };
         let answered_by = stats.answered_by.or(Some(self.backend));
         Ok(Stats { answered_by, timed_out: !stats.complete && past(), ..stats })
+    }
+
+    /// The SAT backend on the solutions in `cubes` but `blocked`, until the
+    /// deadline or `stop_now()`.
+    fn sat(
+        &self,
+        puzzle: &Puzzle,
+        blocked: &[Grid],
+        cubes: &[Vec<(usize, usize)>],
+        deadline: Option<Instant>,
+        stop_now: &(dyn Fn() -> bool + Sync),
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Stats, SolveError> {
+        // Ctrl-C alone stops SAT between calls, through its flag and
+        // sparing SAT the cost of stopping inside them; a deadline must
+        // hold inside a call too, so a watchdog sets a flag of its own.
+        let Some(deadline) = deadline else {
+            let stop = self.interrupt.map(|flag| sat::Stop { flag: flag.0, within_calls: false });
+            return Ok(sat::enumerate(puzzle, self.bounds(), blocked, cubes, stop, on_solution)?);
+        };
+        let stop = AtomicBool::new(false);
+        thread::scope(|scope| {
+            // Sets `stop` at the deadline or Ctrl-C, unless the search ends
+            // first and drops `done`.
+            let (done, wait) = mpsc::channel::<()>();
+            let flag = &stop;
+            scope.spawn(move || {
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match wait.recv_timeout(left.min(Duration::from_millis(20))) {
+                        Err(RecvTimeoutError::Timeout) if stop_now() => break flag.store(true, Ordering::Relaxed),
+                        Err(RecvTimeoutError::Timeout) => continue,
+                        _ => break,
+                    }
+                }
+            });
+            let stop = sat::Stop { flag: &stop, within_calls: true };
+            let stats = sat::enumerate(puzzle, self.bounds(), blocked, cubes, Some(stop), on_solution);
+            drop(done);
+            Ok(stats?)
+        })
+    }
+
+    /// Auto made [reproducible](SolverBuilder::reproducible): native until
+    /// its failures reach the budget, then SAT with native's solutions
+    /// ruled out. Past [`HAND_OVER_SOLUTIONS`] solutions native goes on
+    /// alone, so that the ones to rule out stay few.
+    fn hand_over(
+        &self,
+        puzzle: &Puzzle,
+        cubes: &[Vec<(usize, usize)>],
+        deadline: Option<Instant>,
+        stop_now: &(dyn Fn() -> bool + Sync),
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Stats, SolveError> {
+        let budget = 16 * (puzzle.size() * puzzle.size()) as u64;
+        let handed = std::cell::RefCell::new(Vec::new());
+        let mut consumer_stopped = false;
+        let native = native::enumerate_until(
+            puzzle,
+            cubes,
+            &mut |failures, _| stop_now() || (failures >= budget && handed.borrow().len() <= HAND_OVER_SOLUTIONS),
+            &mut |grid| {
+                if stop_now() {
+                    return ControlFlow::Break(());
+                }
+                handed.borrow_mut().push(grid.clone());
+                let flow = on_solution(grid);
+                consumer_stopped = flow.is_break();
+                flow
+            },
+        );
+        if native.complete || consumer_stopped || stop_now() {
+            return Ok(Stats { answered_by: Some(Backend::Native), ..native });
+        }
+        let handed = handed.into_inner();
+        let sat = self.sat(puzzle, &handed, cubes, deadline, stop_now, on_solution)?;
+        let solutions = native.solutions + sat.solutions;
+        Ok(Stats { solutions, nodes: native.nodes, failures: native.failures, answered_by: Some(Backend::Sat), ..sat })
     }
 }
 

@@ -168,3 +168,28 @@ fn a_tally_counts_each_solution_found_once() {
         assert_eq!(count.count, 20_000);
     }
 }
+
+#[test]
+fn reproducible_auto_hands_over_to_sat_and_answers_alike_every_time() {
+    // Keen's second "unreasonable" no-op 9×9 without its last four cages:
+    // 3 solutions, which native alone finds in about 800,000 failures, far
+    // past the hand-over at 16·81.
+    let path = "puzzles/kenken/keen-9x9-u-noop.txt";
+    let text = std::fs::read_to_string(path).unwrap();
+    let keen = format::parse(&text, path, &ParseOptions::default()).unwrap().remove(1).puzzle;
+    let cages = keen.cages()[..keen.cages().len() - 4].to_vec();
+    let puzzle = Puzzle::new(9, vec![], cages).unwrap();
+    let reproducible = Solver::builder().backend(Backend::Auto).reproducible().build();
+    let (first, stats) = reproducible.solutions(&puzzle, None).unwrap();
+    assert_eq!(stats.answered_by, Some(Backend::Sat), "{stats:?}");
+    assert!(stats.complete && stats.failures.is_some_and(|f| f >= 16 * 81), "{stats:?}");
+    assert_eq!(reproducible.solutions(&puzzle, None).unwrap().0, first, "another order, or other solutions");
+    let mut sorted = first.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), first.len(), "a solution handed out twice");
+    let (mut by_sat, _) = Solver::new(Backend::Sat).solutions(&puzzle, None).unwrap();
+    by_sat.sort();
+    assert_eq!((sorted.len(), &sorted), (3, &by_sat));
+    assert!(first.iter().all(|grid| verify(&puzzle, grid).is_ok()));
+}

@@ -598,7 +598,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub count: u64,
 
-    /// Change each puzzle (split cages, add givens) until it has exactly one solution.
+    /// Change each puzzle (split cages, add givens) until it has exactly one solution: pinned by native handing over to SAT on a hard puzzle, confirmed by SAT and certified by a checked proof.
     #[arg(long, conflicts_with = "perturb")]
     pub unique: bool,
 

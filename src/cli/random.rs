@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 
 use cagey::format::{Boxes, Format, keen, kenken, sudoku};
 use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
-use cagey::{Backend, BoxShape, Puzzle, Solver, WriteError};
+use cagey::{Backend, BoxShape, CertificateError, Puzzle, Solver, WriteError};
 use rand_chacha::ChaCha8Rng;
 
 use super::args::{GenerateArgs, Kind, PuzzleShape};
@@ -14,8 +14,11 @@ use super::exit::{Answer, RunError};
 use super::input::CliError;
 
 /// Generates one puzzle of `size` with the shape's options (with `--mix`,
-/// of a size drawn from `sizes`); with `unique`, pinned by the native
-/// backend and confirmed by the SAT backend.
+/// of a size drawn from `sizes`); with `unique`, pinned by a reproducible
+/// `auto` (native, handing over to SAT on a hard puzzle: native alone has
+/// heavy tails on large ones), confirmed by the SAT engine, and certified
+/// by a proof that `varisat-checker` checks, so that a verdict SAT gave
+/// after a hand-over is not confirmed by SAT's search alone.
 pub fn make(
     shape: &PuzzleShape,
     size: usize,
@@ -52,8 +55,21 @@ pub fn make(
     if !unique {
         return Ok(generated);
     }
-    let [native, sat] = Backend::ENGINES.map(Solver::new);
-    generate::make_unique(generated, ("native", &native), ("sat", &sat), rng)
+    let auto = Solver::builder().backend(Backend::Auto).reproducible().build();
+    let sat = Solver::new(Backend::Sat);
+    let generated = generate::make_unique(generated, ("auto", &auto), ("sat", &sat), rng)?;
+    match sat.certify(&generated.puzzle, &generated.planted) {
+        // The planted grid is the one solution, with a checked proof; or,
+        // with --perturb, it solves nothing and both engines found none.
+        Ok(_) | Err(CertificateError::NotASolution(_)) => Ok(generated),
+        Err(CertificateError::Sat(error)) => Err(GenerateError::Solve(error.into())),
+        Err(error) => Err(GenerateError::Unconfirmed {
+            pinner: "auto".into(),
+            confirmer: "a checked proof of uniqueness".into(),
+            found: error.to_string(),
+            puzzle: Box::new(generated.puzzle),
+        }),
+    }
 }
 
 /// The boxes `boxes` asks for on an N×N grid, if any; a shape that does
