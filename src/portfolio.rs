@@ -42,6 +42,27 @@ use crate::{native, sat};
 /// the smallest puzzles, and starting a race costs a tenth of one.
 const RACE_AFTER: Duration = Duration::from_micros(500);
 
+thread_local! {
+    /// The SAT side of the last race started on this thread.
+    static LAST_SAT: RefCell<Option<thread::JoinHandle<()>>> = const { RefCell::new(None) };
+}
+
+/// Whether the SAT side of the last race on this thread has ended. A race
+/// starts only then, so that a stopped SAT side that has not yet noticed
+/// never takes a core from a running one: on a file of puzzles, where one
+/// race follows another, that made native twice as slow during a race.
+fn last_sat_done() -> bool {
+    LAST_SAT.with_borrow_mut(|last| {
+        if last.as_ref().is_some_and(|sat| !sat.is_finished()) {
+            return false;
+        }
+        if let Some(sat) = last.take() {
+            let _ = sat.join();
+        }
+        true
+    })
+}
+
 /// The most solutions remembered during a race.
 const RACE_SOLUTIONS: usize = 10_000;
 
@@ -219,13 +240,15 @@ fn enumerate_with(
     });
     let mut give_up = |failures: u64, _| {
         let mut state = state.borrow_mut();
-        if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER {
+        if failures >= budget && state.race == Race::NotYet && started.elapsed() >= RACE_AFTER && last_sat_done() {
             let known = state.remember_native(puzzle.size());
             let (sender, receiver) = sync_channel(1024);
             let (puzzle, cubes, stop) = (puzzle.clone(), cubes.to_vec(), Arc::clone(&stop_sat));
-            // Not joined: once stopped, it ends within one step of its
-            // own (encoding the puzzle, at worst), and nobody waits.
-            thread::spawn(move || race_sat(&puzzle, bounds, &known, &cubes, &stop, &sender));
+            // Not joined: once stopped, it ends within one step of its own
+            // (encoding the puzzle, at worst), and the answer need not wait
+            // for that; the next race waits for it to end instead.
+            let sat = thread::spawn(move || race_sat(&puzzle, bounds, &known, &cubes, &stop, &sender));
+            LAST_SAT.set(Some(sat));
             state.messages = Some(receiver);
             state.race = Race::On;
         }
