@@ -5,7 +5,9 @@
 //! runs. Once its failures reach N², and it has run for half a
 //! millisecond, it is in a hard part of the search: a second thread starts
 //! the SAT backend, with the solutions native has handed out so far
-//! blocked, while native goes on. Solutions from both
+//! blocked, while native goes on (once the SAT side of the last race on
+//! this thread has ended, so that a race never runs on more threads than
+//! two). Solutions from both
 //! sides are handed out as they come, each once: SAT's are passed on
 //! whenever native stops to ask whether to give up (every few failures)
 //! or finds a solution, and a solution one side finds after the other is
