@@ -531,6 +531,26 @@ fn fuzz_replays_the_same_cases_from_the_same_seed() {
 }
 
 #[test]
+fn fuzz_sets_a_slow_case_aside_instead_of_waiting_for_it() {
+    // With a microsecond a case, no backend finishes anything.
+    let dir = "target/fuzz-slow-test";
+    let _ = std::fs::remove_dir_all(dir);
+    let out = cagey(&["fuzz", "--cases", "3", "--seed", "8", "--size", "4", "--timeout", "0.000001", "--out", dir]);
+    assert_eq!(code(&out), 3, "a timeout cut searches short: {}", stderr(&out));
+    let summary = stdout(&out);
+    assert!(summary.starts_with("0 cases, all agree: "), "{summary}");
+    assert!(
+        summary.contains("3 cases not compared: a backend did not finish within 0.000001 s (--timeout)"),
+        "{summary}"
+    );
+    for case in 0..3 {
+        let path = format!("{dir}/slow-8-{case}.txt");
+        let counted = cagey(&["count", &path]);
+        assert!([0, 1].contains(&code(&counted)), "{path} reads back as a puzzle: {}", stderr(&counted));
+    }
+}
+
+#[test]
 fn generated_sudoku_with_other_boxes_reads_back_with_the_same_flag() {
     let out = cagey(&["generate", "--kind", "sudoku", "--size", "6", "--boxes", "3x2", "--unique", "--count", "3"]);
     assert_eq!(code(&out), 0);

@@ -629,7 +629,13 @@ pub struct FuzzArgs {
     #[command(flatten)]
     pub tuples: TupleLimit,
 
-    /// Where to write shrunk disagreements.
+    /// Give each backend SECONDS a case (fractions allowed). A case that either backend
+    /// cannot finish in time is not compared: it is counted as slow and written to the
+    /// --out directory as slow-SEED-CASE.txt, a heavy tail to look at.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true, default_value = "10")]
+    pub timeout: Duration,
+
+    /// Where to write shrunk disagreements, and slow cases.
     #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
     pub out: PathBuf,
 

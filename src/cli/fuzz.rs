@@ -36,6 +36,11 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
                 tally.refused += 1;
                 return Ok(ControlFlow::Continue(()));
             };
+            if outcome.report.runs.iter().any(|run| run.stats.timed_out) {
+                fuzzer.save_slow(case, &outcome.puzzle)?;
+                tally.slow += 1;
+                return Ok(ControlFlow::Continue(()));
+            }
             if outcome.report.disagreement.is_some() {
                 bar.abandon();
                 fuzzer.save(case, &outcome, out)?;
@@ -50,9 +55,9 @@ pub fn fuzz(args: &FuzzArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         return Ok(Answer::Negative);
     }
     bar.finish_and_clear();
-    tally.write(out, args.cases, started.elapsed())?;
+    tally.write(out, args, started.elapsed())?;
     out.flush()?;
-    Ok(Answer::Positive)
+    Ok(if tally.slow > 0 { Answer::TimedOut } else { Answer::Positive })
 }
 
 /// A bar on standard error when it is a terminal.
@@ -88,7 +93,8 @@ impl<'a> Fuzzer<'a> {
         let sizes = args.size.map_or(low..=high, |r| r.low..=r.high);
         check_shape(&args.shape, &sizes.clone().collect::<Vec<_>>())?;
         let shape = PuzzleShape { perturb: Some(args.shape.perturb.unwrap_or(perturb)), ..args.shape.clone() };
-        let solvers = Backend::ENGINES.map(|backend| args.tuples.apply(Solver::builder()).backend(backend).build());
+        let solvers = Backend::ENGINES
+            .map(|backend| args.tuples.apply(Solver::builder()).backend(backend).timeout(args.timeout).build());
         Ok(Fuzzer { args, shape, sizes, solvers })
     }
 
@@ -118,6 +124,17 @@ impl<'a> Fuzzer<'a> {
             )) => Ok(None),
             Err(error) => Err(error),
         }
+    }
+
+    /// Writes a case that a backend could not finish within the timeout
+    /// to the output directory.
+    fn save_slow(&self, case: u64, puzzle: &Puzzle) -> Result<(), RunError> {
+        let dir = &self.args.out;
+        std::fs::create_dir_all(dir).map_err(|error| CliError::Write { path: dir.clone(), error })?;
+        let path = dir.join(format!("slow-{}-{case}.txt", self.shape.seed));
+        let written = text(&self.shape, None, puzzle).unwrap_or_else(|_| kenken::write(puzzle));
+        std::fs::write(&path, written).map_err(|error| CliError::Write { path, error })?;
+        Ok(())
     }
 
     /// Shrinks a case the backends disagree on, writes it to a file and
@@ -153,6 +170,8 @@ struct Tally {
     features: [u64; Features::NAMES.len()],
     /// Cases the SAT encoding refused.
     refused: u64,
+    /// Cases a backend could not finish within the timeout.
+    slow: u64,
 }
 
 impl Tally {
@@ -163,10 +182,10 @@ impl Tally {
         self.counts[case.report.runs[0].count.min(2) as usize] += 1;
     }
 
-    fn write(&self, out: &mut dyn Write, cases: u64, elapsed: Duration) -> std::io::Result<()> {
+    fn write(&self, out: &mut dyn Write, args: &FuzzArgs, elapsed: Duration) -> std::io::Result<()> {
         let [none, one, several] = self.counts;
-        let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
-        let compared = cases - self.refused;
+        let rate = args.cases as f64 / elapsed.as_secs_f64().max(1e-9);
+        let compared = args.cases - self.refused - self.slow;
         writeln!(
             out,
             "{compared} cases, all agree: {none} with no solution, {one} with one, {several} with several; {rate:.0} cases/s"
@@ -178,6 +197,13 @@ impl Tally {
             writeln!(
                 out,
                 "{refused} cases skipped: the SAT encoding refused a cage with too many tuples (--tuple-limit) or a formula too large (--memory)"
+            )?;
+        }
+        if self.slow > 0 {
+            let (slow, seconds, dir) = (self.slow, args.timeout.as_secs_f64(), args.out.display());
+            writeln!(
+                out,
+                "{slow} cases not compared: a backend did not finish within {seconds} s (--timeout); written to {dir}/slow-*.txt"
             )?;
         }
         Ok(())
