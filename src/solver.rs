@@ -2,6 +2,7 @@
 //! (`first`, `count`, `uniqueness`, `solutions`) is written once, on top of
 //! [`Enumerate::enumerate`], which streams solutions to a callback.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
@@ -530,9 +531,6 @@ impl Solver {
             Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
                 if stop_now() { ControlFlow::Break(()) } else { on_solution(grid) }
             }),
-            // Ctrl-C alone stops SAT between calls, through its flag and
-            // sparing SAT the cost of stopping inside them; a deadline must
-            // hold inside a call too, so a watchdog sets a flag of its own.
             Backend::Sat => self.sat(puzzle, &[], cubes, deadline, &stop_now, on_solution)?,
             Backend::Auto if self.reproducible => self.hand_over(puzzle, cubes, deadline, &stop_now, on_solution)?,
             Backend::Auto => {
@@ -618,9 +616,35 @@ impl Solver {
             return Ok(Stats { answered_by: Some(Backend::Native), ..native });
         }
         let handed = handed.into_inner();
-        let sat = self.sat(puzzle, &handed, cubes, deadline, stop_now, on_solution)?;
-        let solutions = native.solutions + sat.solutions;
-        Ok(Stats { solutions, nodes: native.nodes, failures: native.failures, answered_by: Some(Backend::Sat), ..sat })
+        match self.sat(puzzle, &handed, cubes, deadline, stop_now, on_solution) {
+            Ok(sat) => {
+                let solutions = native.solutions + sat.solutions;
+                Ok(Stats {
+                    solutions,
+                    nodes: native.nodes,
+                    failures: native.failures,
+                    answered_by: Some(Backend::Sat),
+                    ..sat
+                })
+            }
+            // SAT refused the puzzle (before any solution): native again,
+            // to the end, handing out only what it had not.
+            Err(_) => {
+                let handed: HashSet<Grid> = handed.into_iter().collect();
+                let mut solutions = native.solutions;
+                let native = native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
+                    if stop_now() {
+                        return ControlFlow::Break(());
+                    }
+                    if handed.contains(grid) {
+                        return ControlFlow::Continue(());
+                    }
+                    solutions += 1;
+                    on_solution(grid)
+                });
+                Ok(Stats { solutions, answered_by: Some(Backend::Native), ..native })
+            }
+        }
     }
 }
 
