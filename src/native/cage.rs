@@ -41,8 +41,7 @@ pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut 
             let combinations =
                 sets.iter().try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= EXACT_LIMIT));
             if combinations.is_some() && !cage.apart.is_empty() {
-                let mut search = Exact { sum_goal, apart: &cage.apart, sets, values: [0; 64], keep };
-                search.search(0, 0, product_goal);
+                Exact::new(sum_goal, &cage.apart, sets, keep).search(0, 0, product_goal);
             } else {
                 if let Some(goal) = sum_goal {
                     sum_support(sets, goal, keep);
@@ -74,9 +73,21 @@ struct Exact<'a> {
     sets: &'a [u32],
     values: [u64; 64],
     keep: &'a mut [u32],
+    /// The least and the most the cells from i on can add to a sum.
+    least_after: [u64; 65],
+    most_after: [u64; 65],
 }
 
-impl Exact<'_> {
+impl<'a> Exact<'a> {
+    fn new(sum_goal: Option<u64>, apart: &'a [u64], sets: &'a [u32], keep: &'a mut [u32]) -> Self {
+        let (mut least_after, mut most_after) = ([0; 65], [0; 65]);
+        for (i, &set) in sets.iter().enumerate().rev() {
+            least_after[i] = least_after[i + 1] + u64::from(set.trailing_zeros()) + 1;
+            most_after[i] = most_after[i + 1] + 32 - u64::from(set.leading_zeros());
+        }
+        Exact { sum_goal, apart, sets, values: [0; 64], keep, least_after, most_after }
+    }
+
     /// Extends the values of the cells before `i`, whose sum is `sum` and
     /// which leave `rest` of the target as a product (`None` once the
     /// product cannot reach it).
@@ -89,13 +100,15 @@ impl Exact<'_> {
             }
             return;
         }
-        for v in values(self.sets[i]) {
-            let clash = (0..i).any(|j| self.apart[i] & (1 << j) != 0 && self.values[j] == v);
+        // The values of the cells before i that share a group with cell i.
+        let taken = (0..i).filter(|&j| self.apart[i] & (1 << j) != 0).fold(0u32, |t, j| t | 1 << (self.values[j] - 1));
+        for v in values(self.sets[i] & !taken) {
             let sum = sum + v;
-            let sum_open = self.sum_goal.is_some_and(|goal| sum <= goal);
+            let (least, most) = (sum + self.least_after[i + 1], sum + self.most_after[i + 1]);
+            let sum_open = self.sum_goal.is_some_and(|goal| (least..=most).contains(&goal));
             let factors = &OF_VALUE[v as usize];
             let rest = rest.filter(|r| divides(factors, r)).map(|r| quotient(&r, factors));
-            if !clash && (sum_open || rest.is_some()) {
+            if sum_open || rest.is_some() {
                 self.values[i] = v;
                 self.search(i + 1, sum, rest);
             }
@@ -268,8 +281,7 @@ mod tests {
             let mut keep = vec![0; 3];
             let sum_goal = matches!(op, Op::Add | Op::Any).then_some(target);
             let product_goal = if matches!(op, Op::Mul | Op::Any) { of_target(&target.to_string(), 4) } else { None };
-            let mut exact = Exact { sum_goal, apart, sets: &cands, values: [0; 64], keep: &mut keep };
-            exact.search(0, 0, product_goal);
+            Exact::new(sum_goal, apart, &cands, &mut keep).search(0, 0, product_goal);
             keep
         };
         // Three cells of one row: 6 = 1 + 2 + 3 only.
