@@ -15,7 +15,7 @@
 
 #[cfg(test)]
 use super::factors::of_target;
-use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient};
+use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 use super::layout::CageLayout;
 use crate::puzzle::Op;
 
@@ -102,6 +102,21 @@ impl<'a> Exact<'a> {
         }
         // The values of the cells before i that share a group with cell i.
         let taken = (0..i).filter(|&j| self.apart[i] & (1 << j) != 0).fold(0u32, |t, j| t | 1 << (self.values[j] - 1));
+        if i + 1 == self.sets.len() {
+            // The last cell: the values that complete the sum or the
+            // product, looked up instead of tried one by one.
+            let bit = |need: Option<u64>| need.filter(|n| (1..=32).contains(n)).map_or(0, |n| 1u32 << (n - 1));
+            let needed =
+                bit(self.sum_goal.and_then(|goal| goal.checked_sub(sum))) | bit(rest.as_ref().and_then(value_of));
+            let last = self.sets[i] & !taken & needed;
+            if last != 0 {
+                for (keep, &v) in self.keep.iter_mut().zip(&self.values[..i]) {
+                    *keep |= 1 << (v - 1);
+                }
+                self.keep[i] |= last;
+            }
+            return;
+        }
         for v in values(self.sets[i] & !taken) {
             let sum = sum + v;
             let (least, most) = (sum + self.least_after[i + 1], sum + self.most_after[i + 1]);

@@ -103,6 +103,20 @@ fn divide_exactly(number: &[u8], divisor: u64) -> Option<Vec<u8>> {
 }
 
 /// Whether `part` divides `whole`: no exponent larger.
+/// The value of the grid (1 to 25) that has these exponents, if one has.
+pub(super) fn value_of(factors: &Factors) -> Option<u64> {
+    let mut value = 1u64;
+    for (&p, &e) in PRIMES.iter().zip(factors) {
+        for _ in 0..e {
+            value *= p;
+            if value > 25 {
+                return None;
+            }
+        }
+    }
+    Some(value)
+}
+
 pub(super) fn divides(part: &Factors, whole: &Factors) -> bool {
     part.iter().zip(whole).all(|(a, b)| a <= b)
 }
@@ -122,6 +136,8 @@ mod tests {
         assert_eq!(OF_VALUE[24], [3, 1, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(OF_VALUE[25], [0, 0, 2, 0, 0, 0, 0, 0, 0]);
         assert_eq!(OF_VALUE[23], [0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert!((1..=25).all(|v| value_of(&OF_VALUE[v as usize]) == Some(v)), "value_of undoes OF_VALUE");
+        assert_eq!(value_of(&[2, 0, 0, 0, 1, 0, 0, 0, 0]), None, "44 is no value");
         // 2 to the 1st..4th, 3 and 5 to the 1st and 2nd, six primes once.
         assert_eq!(LEVELS.iter().filter(|&&(p, _)| p == 0).count(), 4);
         assert_eq!(LEVELS[3], (0, 1 << 15), "only 16 has 2^4");
