@@ -88,18 +88,10 @@ impl<'a> Exact<'a> {
         Exact { sum_goal, apart, sets, values: [0; 64], keep, least_after, most_after }
     }
 
-    /// Extends the values of the cells before `i`, whose sum is `sum` and
-    /// which leave `rest` of the target as a product (`None` once the
-    /// product cannot reach it).
+    /// Extends the values of the cells before `i` (at least one cell is
+    /// left), whose sum is `sum` and which leave `rest` of the target as a
+    /// product (`None` once the product cannot reach it).
     fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>) {
-        if i == self.sets.len() {
-            if self.sum_goal == Some(sum) || rest == Some([0; 9]) {
-                for (keep, &v) in self.keep.iter_mut().zip(&self.values) {
-                    *keep |= 1 << (v - 1);
-                }
-            }
-            return;
-        }
         // The values of the cells before i that share a group with cell i.
         let taken = (0..i).filter(|&j| self.apart[i] & (1 << j) != 0).fold(0u32, |t, j| t | 1 << (self.values[j] - 1));
         if i + 1 == self.sets.len() {
