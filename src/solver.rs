@@ -606,7 +606,13 @@ impl Solver {
                 if stop_now() {
                     return ControlFlow::Break(());
                 }
-                handed.borrow_mut().push(grid.clone());
+                // Past the most to hand over no hand-over comes: stop
+                // remembering, so that memory stays flat.
+                let mut handed = handed.borrow_mut();
+                if handed.len() <= HAND_OVER_SOLUTIONS {
+                    handed.push(grid.clone());
+                }
+                drop(handed);
                 let flow = on_solution(grid);
                 consumer_stopped = flow.is_break();
                 flow
