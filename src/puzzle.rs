@@ -5,7 +5,9 @@
 //! solves anything. Cage semantics (the contract every solver and the
 //! checker implement independently) are documented on [`Op`].
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 use itertools::{Itertools, iproduct};
 
@@ -160,10 +162,25 @@ impl fmt::Display for Op {
 /// assert_eq!(Target::from_decimal("007"), Some(Target::from(7)));
 /// assert_eq!(Target::from_decimal("-3"), None);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Target {
-    digits: String,
+    digits: Digits,
 }
+
+/// Decimal digits, kept inline when they are few (every target of a `u64`
+/// is), so that a file of puzzles does not allocate one string a cage.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Digits {
+    /// The first `len` bytes; the rest are zero.
+    Short {
+        len: u8,
+        bytes: [u8; SHORT],
+    },
+    Long(Box<str>),
+}
+
+/// The most digits kept inline.
+const SHORT: usize = 22;
 
 impl Target {
     /// The number written in decimal as `text`: one or more ASCII digits,
@@ -174,25 +191,55 @@ impl Target {
             return None;
         }
         let digits = text.trim_start_matches('0');
-        Some(Target { digits: if digits.is_empty() { "0".into() } else { digits.into() } })
+        Some(Target::of_digits(if digits.is_empty() { "0" } else { digits }))
+    }
+
+    /// `digits`: ASCII digits, with no leading zero unless it is `"0"`.
+    fn of_digits(digits: &str) -> Target {
+        let digits = if digits.len() <= SHORT {
+            let mut bytes = [0; SHORT];
+            bytes[..digits.len()].copy_from_slice(digits.as_bytes());
+            Digits::Short { len: digits.len() as u8, bytes }
+        } else {
+            Digits::Long(digits.into())
+        };
+        Target { digits }
     }
 
     /// The decimal digits, most significant first, with no leading zero
     /// (`"0"` for zero).
     pub fn digits(&self) -> &str {
-        &self.digits
+        match &self.digits {
+            Digits::Short { len, bytes } => std::str::from_utf8(&bytes[..usize::from(*len)]).expect("ASCII digits"),
+            Digits::Long(digits) => digits,
+        }
     }
 }
 
 impl From<u64> for Target {
-    fn from(value: u64) -> Self {
-        Target { digits: value.to_string() }
+    fn from(mut value: u64) -> Self {
+        let (mut digits, mut start) = ([0u8; 20], 20);
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (value % 10) as u8;
+            value /= 10;
+            if value == 0 {
+                break;
+            }
+        }
+        Target::of_digits(std::str::from_utf8(&digits[start..]).expect("ASCII digits"))
+    }
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Target").field("digits", &self.digits()).finish()
     }
 }
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.digits)
+        f.write_str(self.digits())
     }
 }
 
@@ -201,7 +248,24 @@ impl fmt::Display for Target {
 pub struct Cage {
     op: Op,
     target: Target,
-    cells: Vec<Cell>,
+    cells: CageCells,
+}
+
+/// A cage's cells: one inline (a Sudoku given), or more.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum CageCells {
+    One([Cell; 1]),
+    More(Vec<Cell>),
+}
+
+impl fmt::Debug for CageCells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cells: &[Cell] = match self {
+            CageCells::One(cell) => cell,
+            CageCells::More(cells) => cells,
+        };
+        f.debug_list().entries(cells).finish()
+    }
 }
 
 impl Cage {
@@ -211,7 +275,7 @@ impl Cage {
     /// which knows the size.
     pub fn new(op: Op, target: impl Into<Target>, cells: Vec<Cell>) -> Result<Self, InvalidPuzzle> {
         let target = target.into();
-        if target.digits == "0" {
+        if target.digits() == "0" {
             return Err(InvalidPuzzle::NonPositiveTarget { op });
         }
         if !op.allows_cell_count(cells.len()) {
@@ -220,7 +284,16 @@ impl Cage {
         if let Some((&cell, _)) = cells.iter().tuple_combinations().find(|(a, b)| a == b) {
             return Err(InvalidPuzzle::RepeatedCell { cell });
         }
+        let cells = match *cells {
+            [cell] => CageCells::One([cell]),
+            _ => CageCells::More(cells),
+        };
         Ok(Cage { op, target, cells })
+    }
+
+    /// The one-cell `!` cage of a given `value` (not 0) in `cell`.
+    fn given(cell: Cell, value: u8) -> Self {
+        Cage { op: Op::Given, target: u64::from(value).into(), cells: CageCells::One([cell]) }
     }
 
     /// The cage's op.
@@ -235,7 +308,10 @@ impl Cage {
 
     /// The cage's cells, in the order they were given.
     pub fn cells(&self) -> &[Cell] {
-        &self.cells
+        match &self.cells {
+            CageCells::One(cell) => cell,
+            CageCells::More(cells) => cells,
+        }
     }
 }
 
@@ -290,12 +366,69 @@ impl fmt::Display for BoxShape {
     }
 }
 
+/// Checks groups beyond the rows and columns of an N×N grid: at most N
+/// cells each, inside the grid, none twice.
+fn check_groups(size: usize, groups: &[Group]) -> Result<(), InvalidPuzzle> {
+    for group in groups {
+        if group.cells.len() > size {
+            return Err(InvalidPuzzle::GroupTooLarge { cells: group.cells.len(), size });
+        }
+        if let Some(&cell) = group.cells.iter().find(|c| c.row >= size || c.col >= size) {
+            return Err(InvalidPuzzle::CellOutsideGrid { cell, size });
+        }
+        if let Some((&cell, _)) = group.cells.iter().tuple_combinations().find(|(a, b)| a == b) {
+            return Err(InvalidPuzzle::RepeatedCell { cell });
+        }
+    }
+    Ok(())
+}
+
+/// The groups of the last puzzle made on a thread, for the next one to
+/// share if they are the same (as in a file of puzzles of one kind): so
+/// that a Sudoku of a file does not build and free its 27 groups.
+#[derive(Default)]
+struct LastGroups {
+    size: usize,
+    /// The Sudoku box shape they were made for, if they were.
+    boxes: Option<Option<BoxShape>>,
+    /// Rows, columns, then the extra groups (checked).
+    groups: Option<Arc<[Group]>>,
+}
+
+impl LastGroups {
+    fn reuse(&self, size: usize, extra: &[Group]) -> Option<Arc<[Group]>> {
+        let groups = self.groups.as_ref().filter(|g| self.size == size && g[2 * size..] == *extra)?;
+        Some(Arc::clone(groups))
+    }
+
+    fn reuse_boxes(&self, size: usize, boxes: Option<BoxShape>) -> Option<Arc<[Group]>> {
+        let groups = self.groups.as_ref().filter(|_| self.size == size && self.boxes == Some(boxes))?;
+        Some(Arc::clone(groups))
+    }
+
+    /// The rows and columns of an N×N grid and `extra` (checked), kept,
+    /// with the Sudoku box shape `extra` was made for, if it was.
+    fn keep(&mut self, size: usize, extra: Vec<Group>, boxes: Option<Option<BoxShape>>) -> Arc<[Group]> {
+        let rows = (0..size).map(|r| Group::new((0..size).map(|c| Cell::new(r, c)).collect()));
+        let cols = (0..size).map(|c| Group::new((0..size).map(|r| Cell::new(r, c)).collect()));
+        let groups: Arc<[Group]> = rows.chain(cols).chain(extra).collect();
+        *self = LastGroups { size, boxes, groups: Some(Arc::clone(&groups)) };
+        groups
+    }
+}
+
+thread_local! {
+    static LAST_GROUPS: RefCell<LastGroups> = RefCell::new(LastGroups::default());
+}
+
 /// An N×N Latin-square puzzle: values `1..=N`, every row and column
 /// all-different, plus extra all-different groups (Sudoku boxes) and cages.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Puzzle {
     size: usize,
-    groups: Vec<Group>,
+    /// Rows, columns, then the extra groups: shared between puzzles of a
+    /// thread with the same groups.
+    groups: Arc<[Group]>,
     extra_groups: usize,
     cages: Vec<Cage>,
 }
@@ -323,28 +456,31 @@ impl Puzzle {
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(InvalidPuzzle::SizeOutOfRange { size });
         }
+        let extra = extra_groups.len();
+        let groups = match LAST_GROUPS.with_borrow(|last| last.reuse(size, &extra_groups)) {
+            Some(groups) => groups,
+            None => {
+                check_groups(size, &extra_groups)?;
+                LAST_GROUPS.with_borrow_mut(|last| last.keep(size, extra_groups, None))
+            }
+        };
+        Puzzle::with_groups(size, groups, extra, cages)
+    }
+
+    /// A puzzle with `groups` (rows, columns, then `extra` more, all
+    /// checked), once its cages are checked.
+    fn with_groups(size: usize, groups: Arc<[Group]>, extra: usize, cages: Vec<Cage>) -> Result<Self, InvalidPuzzle> {
         let inside = |cell: &Cell| cell.row < size && cell.col < size;
-        for group in &extra_groups {
-            if group.cells.len() > size {
-                return Err(InvalidPuzzle::GroupTooLarge { cells: group.cells.len(), size });
-            }
-            if let Some(&cell) = group.cells.iter().find(|c| !inside(c)) {
-                return Err(InvalidPuzzle::CellOutsideGrid { cell, size });
-            }
-            if let Some((&cell, _)) = group.cells.iter().tuple_combinations().find(|(a, b)| a == b) {
-                return Err(InvalidPuzzle::RepeatedCell { cell });
-            }
-        }
         let mut caged = vec![false; size * size];
         for cage in &cages {
             if cage.op == Op::Given {
-                let value = cage.target.digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v));
+                let value = cage.target.digits().parse::<usize>().ok().filter(|v| (1..=size).contains(v));
                 if value.is_none() {
-                    let (cell, target) = (cage.cells[0], cage.target.clone());
+                    let (cell, target) = (cage.cells()[0], cage.target.clone());
                     return Err(InvalidPuzzle::GivenOutOfRange { cell, target, size });
                 }
             }
-            for cell in &cage.cells {
+            for cell in cage.cells() {
                 if !inside(cell) {
                     return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
                 }
@@ -353,11 +489,6 @@ impl Puzzle {
                 }
             }
         }
-        let mut groups = Vec::with_capacity(2 * size + extra_groups.len());
-        groups.extend((0..size).map(|r| Group::new((0..size).map(|c| Cell::new(r, c)).collect())));
-        groups.extend((0..size).map(|c| Group::new((0..size).map(|r| Cell::new(r, c)).collect())));
-        let extra = extra_groups.len();
-        groups.extend(extra_groups);
         Ok(Puzzle { size, groups, extra_groups: extra, cages })
     }
 
@@ -370,22 +501,26 @@ impl Puzzle {
         if givens.len() != size * size {
             return Err(InvalidPuzzle::WrongGridLength { expected: size * size, found: givens.len() });
         }
-        let groups = match boxes {
-            Some(shape) if shape.rows * shape.cols != size => {
-                return Err(InvalidPuzzle::BadBoxShape { shape, size });
+        if let Some(shape) = boxes.filter(|shape| shape.rows * shape.cols != size) {
+            return Err(InvalidPuzzle::BadBoxShape { shape, size });
+        }
+        let groups = match LAST_GROUPS.with_borrow(|last| last.reuse_boxes(size, boxes)) {
+            Some(groups) => groups,
+            None => {
+                let extra = boxes.map_or_else(Vec::new, |shape| shape.groups(size));
+                LAST_GROUPS.with_borrow_mut(|last| last.keep(size, extra, Some(boxes)))
             }
-            Some(shape) => shape.groups(size),
-            None => Vec::new(),
         };
+        let extra = groups.len() - 2 * size;
         let mut cages = Vec::new();
         for (i, &value) in givens.iter().enumerate() {
             if value == 0 {
                 continue;
             }
             let cell = Cell::new(i / size, i % size);
-            cages.push(Cage::new(Op::Given, u64::from(value), vec![cell])?);
+            cages.push(Cage::given(cell, value));
         }
-        Puzzle::new(size, groups, cages)
+        Puzzle::with_groups(size, groups, extra, cages)
     }
 
     /// N: the grid is N×N and holds the values `1..=N`.
@@ -396,6 +531,12 @@ impl Puzzle {
     /// Every all-different group: the N rows, then the N columns, then the
     /// extra groups.
     pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// [`Puzzle::groups`] as shared: puzzles made one after another on a
+    /// thread with the same groups share them.
+    pub(crate) fn shared_groups(&self) -> &Arc<[Group]> {
         &self.groups
     }
 
@@ -412,7 +553,7 @@ impl Puzzle {
     /// The cells that belong to no cage, row by row.
     pub fn uncaged_cells(&self) -> Vec<Cell> {
         let mut caged = vec![false; self.size * self.size];
-        for cell in self.cages.iter().flat_map(|cage| &cage.cells) {
+        for cell in self.cages.iter().flat_map(Cage::cells) {
             caged[cell.index(self.size)] = true;
         }
         (0..self.size * self.size).filter(|&i| !caged[i]).map(|i| Cell::new(i / self.size, i % self.size)).collect()
@@ -610,5 +751,55 @@ mod tests {
         let outside = cage(Op::Given, 1, &[(2, 0)]).unwrap();
         assert!(matches!(Puzzle::new(2, vec![], vec![outside]), Err(InvalidPuzzle::CellOutsideGrid { .. })));
         assert!(matches!(Puzzle::new(26, vec![], vec![]), Err(InvalidPuzzle::SizeOutOfRange { .. })));
+    }
+
+    #[test]
+    fn targets_keep_every_digit_inline_or_not() {
+        for digits in ["1", "18446744073709551615", "1234567890123456789012", "12345678901234567890123"] {
+            let target = Target::from_decimal(digits).unwrap();
+            assert_eq!((target.digits(), target.to_string()), (digits, digits.to_string()));
+            assert_eq!(format!("{target:?}"), format!("Target {{ digits: {digits:?} }}"));
+        }
+        assert!(matches!(Target::from_decimal("1234567890123456789012").unwrap().digits, Digits::Short { .. }));
+        assert!(matches!(Target::from_decimal("12345678901234567890123").unwrap().digits, Digits::Long(_)));
+        for value in [1, 9, 10, 4096, u64::MAX] {
+            assert_eq!(Target::from(value), Target::from_decimal(&value.to_string()).unwrap());
+        }
+        assert_eq!(Target::from_decimal("000").unwrap().digits(), "0");
+    }
+
+    #[test]
+    fn a_given_is_the_cage_its_parts_make() {
+        let cell = Cell::new(1, 2);
+        assert_eq!(Cage::given(cell, 7), Cage::new(Op::Given, 7u64, vec![cell]).unwrap());
+        assert_eq!(Cage::given(cell, 7).cells(), &[cell]);
+        assert_eq!(format!("{:?}", Cage::given(cell, 7).cells), format!("{:?}", [cell]));
+    }
+
+    #[test]
+    fn puzzles_made_in_a_row_share_their_groups_only_when_equal() {
+        let boxes = Some(BoxShape { rows: 2, cols: 2 });
+        let a = Puzzle::sudoku(4, boxes, &[0; 16]).unwrap();
+        let b = Puzzle::sudoku(4, boxes, &[0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).unwrap();
+        assert!(Arc::ptr_eq(a.shared_groups(), b.shared_groups()));
+        let plain = Puzzle::sudoku(4, None, &[0; 16]).unwrap();
+        assert_eq!(plain.groups().len(), 8);
+        assert_eq!(a.groups().len(), 12);
+        assert_eq!(a.extra_groups(), BoxShape { rows: 2, cols: 2 }.groups(4));
+        let rows_then_cols = |p: &Puzzle| p.groups()[..8].iter().map(|g| g.cells().to_vec()).collect::<Vec<_>>();
+        assert_eq!(rows_then_cols(&a), rows_then_cols(&plain));
+        assert_eq!(a.groups()[1].cells(), (0..4).map(|c| Cell::new(1, c)).collect::<Vec<_>>());
+        assert_eq!(a.groups()[4 + 1].cells(), (0..4).map(|r| Cell::new(r, 1)).collect::<Vec<_>>());
+        // The same groups through `new` are shared; a bad group is still refused.
+        let c = Puzzle::new(4, BoxShape { rows: 2, cols: 2 }.groups(4), vec![]).unwrap();
+        let d = Puzzle::new(4, BoxShape { rows: 2, cols: 2 }.groups(4), vec![]).unwrap();
+        assert!(Arc::ptr_eq(c.shared_groups(), d.shared_groups()));
+        assert_eq!(c, a);
+        let twice = Group::new(vec![Cell::new(0, 0), Cell::new(0, 0)]);
+        assert!(matches!(Puzzle::new(4, vec![twice], vec![]), Err(InvalidPuzzle::RepeatedCell { .. })));
+        let diagonal = Group::new((0..4).map(|i| Cell::new(i, i)).collect());
+        let e = Puzzle::new(4, vec![diagonal.clone()], vec![]).unwrap();
+        assert_eq!(e.extra_groups(), [diagonal]);
+        assert!(Puzzle::new(5, vec![], vec![]).unwrap().extra_groups().is_empty());
     }
 }

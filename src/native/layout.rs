@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
@@ -50,10 +51,9 @@ pub(super) struct Shape {
     pub groups_of: Vec<u64>,
 }
 
-/// A shape with the size and groups it was built from.
+/// A shape with the groups it was built from.
 struct Built {
-    size: usize,
-    extra_groups: Vec<Group>,
+    groups: Arc<[Group]>,
     shape: Rc<Shape>,
 }
 
@@ -69,15 +69,14 @@ impl Shape {
     fn of(puzzle: &Puzzle) -> Rc<Shape> {
         LAST_SHAPE.with(|last| {
             let mut last = last.borrow_mut();
+            let groups = puzzle.shared_groups();
             if let Some(built) = &*last {
-                // Rows and columns come with the size.
-                if built.size == puzzle.size() && built.extra_groups == puzzle.extra_groups() {
+                if Arc::ptr_eq(&built.groups, groups) || built.groups == *groups {
                     return Rc::clone(&built.shape);
                 }
             }
             let shape = Rc::new(Shape::new(puzzle));
-            let extra_groups = puzzle.extra_groups().to_vec();
-            *last = Some(Built { size: puzzle.size(), extra_groups, shape: Rc::clone(&shape) });
+            *last = Some(Built { groups: Arc::clone(groups), shape: Rc::clone(&shape) });
             shape
         })
     }
