@@ -264,18 +264,7 @@ impl<const W: usize> Search<'_, '_, W> {
             }
         }
         let weight = &self.prop.weight;
-        let count = |cell: usize| {
-            let bit = |d: &Bits<W>| (d[cell / 64] >> (cell % 64)) & 1;
-            digits.iter().enumerate().fold(0, |n, (i, d)| n | bit(d) << i)
-        };
-        let mut best: Option<(u64, u64, usize)> = None;
-        for cell in members(&open) {
-            let (n, w) = (count(cell), u64::from(weight[cell]));
-            if best.is_none_or(|(bn, bw, _)| n * bw < bn * w) {
-                best = Some((n, w, cell));
-            }
-        }
-        best.map(|(_, _, cell)| cell)
+        heaviest_of_two(&open, &digits, weight, self.prop.max_weight).or_else(|| lightest_load(&open, &digits, weight))
     }
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
@@ -290,6 +279,55 @@ impl<const W: usize> Search<'_, '_, W> {
         self.counters.solutions += 1;
         (self.on_solution)(&grid)
     }
+}
+
+/// The open cell with the fewest candidates per unit of weight, the first
+/// such: candidate counts are `digits`, bit-sliced (bit i of a cell's count
+/// in `digits[i]`).
+fn lightest_load<const W: usize>(open: &Bits<W>, digits: &[Bits<W>; 5], weight: &[u32]) -> Option<usize> {
+    let count = |cell: usize| {
+        let bit = |d: &Bits<W>| (d[cell / 64] >> (cell % 64)) & 1;
+        digits.iter().enumerate().fold(0, |n, (i, d)| n | bit(d) << i)
+    };
+    let mut best: Option<(u64, u64, usize)> = None;
+    for cell in members(open) {
+        let (n, w) = (count(cell), u64::from(weight[cell]));
+        if best.is_none_or(|(bn, bw, _)| n * bw < bn * w) {
+            best = Some((n, w, cell));
+        }
+    }
+    best.map(|(_, _, cell)| cell)
+}
+
+/// [`lightest_load`], found without looking at every open cell, in the
+/// common case where it can be: every open cell has two candidates or
+/// more, and no weight (at most `max_weight`) is so far above the heaviest
+/// two-candidate cell's that a cell with more candidates would come first.
+/// Then that cell (the first of the heaviest) is the pick; otherwise `None`.
+fn heaviest_of_two<const W: usize>(
+    open: &Bits<W>,
+    digits: &[Bits<W>; 5],
+    weight: &[u32],
+    max_weight: u32,
+) -> Option<usize> {
+    let (mut two, mut fewer) = (*open, *open);
+    for i in 0..W {
+        let more = digits[2][i] | digits[3][i] | digits[4][i];
+        two[i] &= digits[1][i] & !digits[0][i] & !more;
+        fewer[i] &= !digits[1][i] & !more;
+    }
+    if !is_empty(&fewer) {
+        return None;
+    }
+    let mut best: Option<(u32, usize)> = None;
+    for cell in members(&two) {
+        if best.is_none_or(|(w, _)| weight[cell] > w) {
+            best = Some((weight[cell], cell));
+        }
+    }
+    // A cell of n ≥ 3 candidates and weight w comes first only if
+    // n / w ≤ 2 / best, so only if 2w ≥ 3·best.
+    best.filter(|&(w, _)| 2 * u64::from(max_weight) < 3 * u64::from(w)).map(|(_, cell)| cell)
 }
 
 #[cfg(test)]
@@ -341,5 +379,32 @@ mod tests {
             assert_eq!(set.len(), restarted.len(), "a solution reported twice");
             assert_eq!(set, plain.into_iter().collect(), "restarts lost or added solutions");
         }
+    }
+
+    #[test]
+    fn the_quick_pick_is_the_full_scans() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut quick = 0;
+        for _ in 0..20_000 {
+            let (mut open, mut digits, mut weight) = ([0u64; 2], [[0u64; 2]; 5], vec![0u32; 81]);
+            let high = rng.random_range(1..=6);
+            for cell in 0..81 {
+                weight[cell] = rng.random_range(1..=high);
+                if rng.random_bool(0.4) {
+                    open[cell / 64] |= 1 << (cell % 64);
+                    let count: usize = if rng.random_bool(0.05) { 1 } else { rng.random_range(2..=9) };
+                    for (i, digit) in digits.iter_mut().enumerate() {
+                        digit[cell / 64] |= ((count >> i) as u64 & 1) << (cell % 64);
+                    }
+                }
+            }
+            let max_weight = weight.iter().copied().max().unwrap();
+            if let Some(cell) = heaviest_of_two(&open, &digits, &weight, max_weight) {
+                quick += 1;
+                assert_eq!(Some(cell), lightest_load(&open, &digits, &weight));
+            }
+        }
+        assert!(quick > 1000, "the quick pick applied {quick} times");
     }
 }

@@ -89,6 +89,8 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     pub weight: Vec<u32>,
+    /// The largest weight.
+    pub max_weight: u32,
 }
 
 impl<'a, const W: usize> Propagator<'a, W> {
@@ -112,6 +114,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             keep: Vec::new(),
             memo: Memo::default(),
             weight: vec![1; layout.size * layout.size],
+            max_weight: 1,
         }
     }
 
@@ -193,6 +196,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
     fn blame(&mut self, cells: impl IntoIterator<Item = usize>) {
         for cell in cells {
             self.weight[cell] = self.weight[cell].saturating_add(1);
+            self.max_weight = self.max_weight.max(self.weight[cell]);
         }
     }
 
