@@ -251,6 +251,17 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
             self.seen[v] = boards[v];
             let gw = self.group_words;
+            if gw == 1 {
+                // At most 64 full groups (every grid up to 21×21 with boxes):
+                // the groups to look at fit in one word.
+                let mut to_look = members(&lost).fold(0, |look, cell| look | self.groups_of[cell]);
+                while to_look != 0 {
+                    let g = to_look.trailing_zeros() as usize;
+                    to_look &= to_look - 1;
+                    found |= self.hidden_single(boards, v, g)?;
+                }
+                continue;
+            }
             self.to_look.fill(0);
             for cell in members(&lost) {
                 for (look, of) in self.to_look.iter_mut().zip(&self.groups_of[cell * gw..(cell + 1) * gw]) {
