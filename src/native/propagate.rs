@@ -20,11 +20,19 @@ pub(super) type Bits<const W: usize> = [u64; W];
 pub(super) type Boards<const W: usize> = [Bits<W>];
 
 pub(super) fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
-    std::array::from_fn(|i| a[i] & b[i])
+    let mut out = *a;
+    for i in 0..W {
+        out[i] &= b[i];
+    }
+    out
 }
 
 pub(super) fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
-    std::array::from_fn(|i| a[i] & !b[i])
+    let mut out = *a;
+    for i in 0..W {
+        out[i] &= !b[i];
+    }
+    out
 }
 
 pub(super) fn is_empty<const W: usize>(a: &Bits<W>) -> bool {
