@@ -141,8 +141,12 @@ impl<'a, const W: usize> Propagator<'a, W> {
 
     /// The values still possible in `cell`, as a set (bit v for value v + 1).
     pub fn values(&self, boards: &Boards<W>, cell: usize) -> u32 {
-        let (word, bit) = (cell / 64, 1 << (cell % 64));
-        boards[..self.size].iter().enumerate().fold(0, |set, (v, b)| set | u32::from(b[word] & bit != 0) << v)
+        let (word, bit) = (cell / 64, cell % 64);
+        let mut set = 0;
+        for (v, board) in boards[..self.size].iter().enumerate() {
+            set |= ((board[word] >> bit) as u32 & 1) << v;
+        }
+        set
     }
 
     /// Places value `v` (from 0) in `cell`, which must hold it as a
