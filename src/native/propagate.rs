@@ -84,8 +84,6 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// (`group_words` words each).
     groups_of: &'a [u64],
     group_words: usize,
-    /// Scratch space: the groups to look at for one value.
-    to_look: Vec<u64>,
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
@@ -115,7 +113,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
             seen: vec![[0; W]; layout.size],
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
-            to_look: vec![0; shape.group_words],
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cages.len()],
             sets: Vec::new(),
@@ -262,26 +259,12 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 continue;
             }
             self.seen[v] = boards[v];
+            // The groups to look at, one word of group indices at a time
+            // (one word in all for up to 64 groups: every grid up to 21×21
+            // with boxes).
             let gw = self.group_words;
-            if gw == 1 {
-                // At most 64 full groups (every grid up to 21×21 with boxes):
-                // the groups to look at fit in one word.
-                let mut to_look = members(&lost).fold(0, |look, cell| look | self.groups_of[cell]);
-                while to_look != 0 {
-                    let g = to_look.trailing_zeros() as usize;
-                    to_look &= to_look - 1;
-                    found |= self.hidden_single(boards, v, g)?;
-                }
-                continue;
-            }
-            self.to_look.fill(0);
-            for cell in members(&lost) {
-                for (look, of) in self.to_look.iter_mut().zip(&self.groups_of[cell * gw..(cell + 1) * gw]) {
-                    *look |= of;
-                }
-            }
             for k in 0..gw {
-                let mut word = self.to_look[k];
+                let mut word = members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k]);
                 while word != 0 {
                     let g = k * 64 + word.trailing_zeros() as usize;
                     word &= word - 1;
