@@ -30,6 +30,12 @@ pub(super) struct CageLayout {
     /// For a cage of 2 cells, the values that can stand beside each value
     /// (see [`pairs::partners`]).
     pub partners: Rc<[u32]>,
+    /// The cage's parts: for each group holding two of its cells or more
+    /// (a cage of at most 64 cells), those cells (bit j for `cells[j]`).
+    pub parts: Vec<u64>,
+    /// For each part, the group's other cells, as a set of cells (see
+    /// [`Shape`]), one after another.
+    pub outside: Vec<u64>,
 }
 
 /// The geometry of a puzzle's groups as sets of cells, each set one bit
@@ -243,7 +249,17 @@ impl Layout {
             let target = digits.parse().ok();
             let partners = if cells.len() == 2 { Tables::partners(cage.op(), target, size) } else { Rc::from([]) };
             let divisors = factors.filter(|_| cells.len() <= 64).and_then(|f| Tables::divisors(f, size));
-            cages.push(CageLayout { op: cage.op(), target, factors, divisors, cells, apart, partners });
+            cages.push(CageLayout {
+                op: cage.op(),
+                target,
+                factors,
+                divisors,
+                cells,
+                apart,
+                partners,
+                parts: Vec::new(),
+                outside: Vec::new(),
+            });
         }
         let mut cage_of = vec![None; size * size];
         let mut caged = vec![0u64; words];
@@ -253,7 +269,38 @@ impl Layout {
                 caged[cell / 64] |= 1 << (cell % 64);
             }
         }
+        if !cages.is_empty() {
+            find_parts(puzzle, &cage_of, &mut cages, words);
+        }
         Layout { size, shape, given, given_values, cages, cage_of, caged }
+    }
+}
+
+/// Fills in the parts of `cages` (see [`CageLayout::parts`]), group by
+/// group.
+fn find_parts(puzzle: &Puzzle, cage_of: &[Option<usize>], cages: &mut [CageLayout], words: usize) {
+    let size = puzzle.size();
+    let mut positions = vec![0u64; cages.len()];
+    for group in puzzle.groups() {
+        let cells = || group.cells().iter().map(|c| c.index(size));
+        for cell in cells() {
+            if let Some(index) = cage_of[cell].filter(|&i| cages[i].cells.len() <= 64) {
+                let j = cages[index].cells.iter().position(|&c| c == cell).expect("a cell of its cage");
+                positions[index] |= 1 << j;
+            }
+        }
+        for cell in cells() {
+            let Some(index) = cage_of[cell] else { continue };
+            let part = std::mem::take(&mut positions[index]);
+            if part.count_ones() >= 2 {
+                let start = cages[index].outside.len();
+                cages[index].outside.resize(start + words, 0);
+                for other in cells().filter(|&c| cage_of[c] != Some(index)) {
+                    cages[index].outside[start + other / 64] |= 1 << (other % 64);
+                }
+                cages[index].parts.push(part);
+            }
+        }
     }
 }
 

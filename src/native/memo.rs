@@ -8,7 +8,8 @@ use std::cell::RefCell;
 const ENTRIES: usize = 1 << 12;
 
 /// One remembered revision: the cage, its cells' candidate sets packed
-/// `size` bits a cell, and the supports packed the same way; `stamp` names
+/// `size` bits a cell, the supports packed the same way, and the values
+/// required in each of the cage's parts, `size` bits a part; `stamp` names
 /// the search it belongs to.
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -16,6 +17,7 @@ struct Entry {
     stamp: u32,
     sets: u64,
     keep: u64,
+    required: u64,
 }
 
 /// Supports of cages whose cells' sets fit in 64 bits together, in a
@@ -61,9 +63,16 @@ impl Drop for Memo {
     }
 }
 
-/// The candidate sets of a cage's cells, `size` bits a cell, if they fit.
+/// Sets of values, `size` bits a set, if they fit in 64 bits.
 pub(super) fn pack(sets: &[u32], size: usize) -> Option<u64> {
     (sets.len() * size <= 64).then(|| sets.iter().rev().fold(0u64, |acc, &s| (acc << size) | u64::from(s)))
+}
+
+/// The `count` sets of [`pack`]ed, into `sets`.
+pub(super) fn unpack(packed: u64, count: usize, size: usize, sets: &mut Vec<u32>) {
+    let mask = (1u64 << size) - 1;
+    sets.clear();
+    sets.extend((0..count).map(|i| (packed >> (i * size) & mask) as u32));
 }
 
 impl Memo {
@@ -72,18 +81,21 @@ impl Memo {
         (hash >> 52) as usize & (ENTRIES - 1)
     }
 
-    /// The supports remembered for `cage` with its cells' `sets` (packed).
-    pub fn get(&self, cage: usize, sets: u64) -> Option<u64> {
+    /// The supports and required values remembered for `cage` with its
+    /// cells' `sets`, all packed.
+    pub fn get(&self, cage: usize, sets: u64) -> Option<(u64, u64)> {
         let entry = self.entries.get(Self::slot(cage, sets))?;
-        (entry.stamp == self.stamp && entry.cage == cage as u32 && entry.sets == sets).then_some(entry.keep)
+        (entry.stamp == self.stamp && entry.cage == cage as u32 && entry.sets == sets)
+            .then_some((entry.keep, entry.required))
     }
 
-    /// Remembers the supports `keep` (packed) of `cage` with `sets`.
-    pub fn put(&mut self, cage: usize, sets: u64, keep: u64) {
+    /// Remembers the supports `keep` and the `required` values of `cage`
+    /// with `sets`, all packed.
+    pub fn put(&mut self, cage: usize, sets: u64, keep: u64, required: u64) {
         if self.entries.is_empty() {
             self.entries = vec![Entry::default(); ENTRIES];
         }
-        self.entries[Self::slot(cage, sets)] = Entry { cage: cage as u32, stamp: self.stamp, sets, keep };
+        self.entries[Self::slot(cage, sets)] = Entry { cage: cage as u32, stamp: self.stamp, sets, keep, required };
     }
 }
 
@@ -98,8 +110,11 @@ mod tests {
         assert_eq!(pack(&[1; 8], 9), None, "72 bits do not fit");
         let mut memo = Memo::default();
         assert_eq!(memo.get(4, sets), None);
-        memo.put(4, sets, 0b001_010_011);
-        assert_eq!(memo.get(4, sets), Some(0b001_010_011));
+        memo.put(4, sets, 0b001_010_011, 0b011);
+        assert_eq!(memo.get(4, sets), Some((0b001_010_011, 0b011)));
+        let mut unpacked = Vec::new();
+        unpack(sets, 3, 3, &mut unpacked);
+        assert_eq!(unpacked, [0b011, 0b110, 0b101]);
         assert_eq!(memo.get(5, sets), None, "another cage");
         assert_eq!(memo.get(4, sets ^ 1), None, "other sets");
         drop(memo);

@@ -90,6 +90,7 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// Scratch space for cage reasoning: candidate sets, then supports.
     sets: Vec<u32>,
     keep: Vec<u32>,
+    required: Vec<u32>,
     /// Cage supports already worked out.
     memo: Memo,
     /// How many contradictions each cell took part in, plus one: the
@@ -117,6 +118,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             is_dirty: vec![false; layout.cages.len()],
             sets: Vec::new(),
             keep: Vec::new(),
+            required: Vec::new(),
             memo: Memo::default(),
             weight: vec![1; layout.size * layout.size],
             max_weight: 1,
@@ -325,17 +327,23 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let mut keep = std::mem::take(&mut self.keep);
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
-        let packed = if sets.len() > 2 { memo::pack(&sets, self.size) } else { None };
+        let mut required = std::mem::take(&mut self.required);
+        // Memoised when the sets and the required values each fit in a word.
+        let packed = match sets.len() > 2 && cage.parts.len() * self.size <= 64 {
+            true => memo::pack(&sets, self.size),
+            false => None,
+        };
         match packed.and_then(|p| self.memo.get(index, p)) {
-            Some(packed_keep) => {
-                let mask = (1u64 << self.size) - 1;
-                keep.clear();
-                keep.extend((0..sets.len()).map(|i| (packed_keep >> (i * self.size) & mask) as u32));
+            Some((packed_keep, packed_required)) => {
+                memo::unpack(packed_keep, sets.len(), self.size, &mut keep);
+                memo::unpack(packed_required, cage.parts.len(), self.size, &mut required);
             }
             None => {
-                cage::supports(cage, self.size, &sets, &mut keep);
+                cage::supports(cage, self.size, &sets, &mut keep, &mut required);
                 if let Some(p) = packed {
-                    self.memo.put(index, p, memo::pack(&keep, self.size).expect("as many cells as the sets"));
+                    let all = memo::pack(&keep, self.size).expect("as many cells as the sets");
+                    let required = memo::pack(&required, self.size).expect("parts checked to fit");
+                    self.memo.put(index, p, all, required);
                 }
             }
         }
@@ -351,8 +359,27 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 result = Ok(true);
             }
         }
+        if result.is_ok() {
+            for (k, &values) in required.iter().enumerate() {
+                let outside: &Bits<W> = set(&cage.outside, k);
+                let mut values = values;
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize;
+                    values &= values - 1;
+                    let gone = and(&boards[v], outside);
+                    if !is_empty(&gone) {
+                        for i in 0..W {
+                            boards[v][i] &= !gone[i];
+                            self.changed[i] |= gone[i];
+                        }
+                        result = Ok(true);
+                    }
+                }
+            }
+        }
         self.sets = sets;
         self.keep = keep;
+        self.required = required;
         result
     }
 }
