@@ -30,8 +30,8 @@ pub(super) struct CageLayout {
     /// For a cage of 2 cells, the values that can stand beside each value
     /// (see [`pairs::partners`]).
     pub partners: Rc<[u32]>,
-    /// The cage's parts: for each group holding two of its cells or more
-    /// (a cage of at most 64 cells), those cells (bit j for `cells[j]`).
+    /// The cage's parts: for each full group holding two of its cells or
+    /// more (a cage of at most 64 cells), those cells (bit j for `cells[j]`).
     pub parts: Vec<u64>,
     /// For each part, the group's other cells, as a set of cells (see
     /// [`Shape`]), one after another.
@@ -269,36 +269,35 @@ impl Layout {
                 caged[cell / 64] |= 1 << (cell % 64);
             }
         }
-        if !cages.is_empty() {
-            find_parts(puzzle, &cage_of, &mut cages, words);
-        }
+        find_parts(&shape, &mut cages);
         Layout { size, shape, given, given_values, cages, cage_of, caged }
     }
 }
 
-/// Fills in the parts of `cages` (see [`CageLayout::parts`]), group by
-/// group.
-fn find_parts(puzzle: &Puzzle, cage_of: &[Option<usize>], cages: &mut [CageLayout], words: usize) {
-    let size = puzzle.size();
-    let mut positions = vec![0u64; cages.len()];
-    for group in puzzle.groups() {
-        let cells = || group.cells().iter().map(|c| c.index(size));
-        for cell in cells() {
-            if let Some(index) = cage_of[cell].filter(|&i| cages[i].cells.len() <= 64) {
-                let j = cages[index].cells.iter().position(|&c| c == cell).expect("a cell of its cage");
-                positions[index] |= 1 << j;
+/// Fills in the parts of `cages` (see [`CageLayout::parts`]).
+fn find_parts(shape: &Shape, cages: &mut [CageLayout]) {
+    let (gw, words) = (shape.group_words, shape.words);
+    let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
+    for cage in cages.iter_mut().filter(|c| (2..=64).contains(&c.cells.len())) {
+        for k in 0..gw {
+            // The groups (of this word of group indices) with two cells of
+            // the cage or more.
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &cell in &cage.cells {
+                twice |= once & groups_of(cell, k);
+                once |= groups_of(cell, k);
             }
-        }
-        for cell in cells() {
-            let Some(index) = cage_of[cell] else { continue };
-            let part = std::mem::take(&mut positions[index]);
-            if part.count_ones() >= 2 {
-                let start = cages[index].outside.len();
-                cages[index].outside.resize(start + words, 0);
-                for other in cells().filter(|&c| cage_of[c] != Some(index)) {
-                    cages[index].outside[start + other / 64] |= 1 << (other % 64);
+            while twice != 0 {
+                let bit = twice & twice.wrapping_neg();
+                twice &= twice - 1;
+                let g = k * 64 + bit.trailing_zeros() as usize;
+                let mine = cage.cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
+                cage.parts.push(mine.map(|(j, _)| 1u64 << j).sum());
+                let start = cage.outside.len();
+                cage.outside.extend_from_slice(&shape.full_groups[g * words..(g + 1) * words]);
+                for &cell in &cage.cells {
+                    cage.outside[start + cell / 64] &= !(1 << (cell % 64));
                 }
-                cages[index].parts.push(part);
             }
         }
     }
