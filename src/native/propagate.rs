@@ -329,10 +329,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let mut required = std::mem::take(&mut self.required);
         // Memoised when the sets and the required values each fit in a word.
-        let packed = match sets.len() > 2 && cage.parts.len() * self.size <= 64 {
-            true => memo::pack(&sets, self.size),
-            false => None,
-        };
+        let fits = sets.len() > 2 && cage.parts.len() * self.size <= 64;
+        let packed = if fits { memo::pack(&sets, self.size) } else { None };
         match packed.and_then(|p| self.memo.get(index, p)) {
             Some((packed_keep, packed_required)) => {
                 memo::unpack(packed_keep, sets.len(), self.size, &mut keep);
@@ -341,9 +339,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
             None => {
                 cage::supports(cage, self.size, &sets, &mut keep, &mut required);
                 if let Some(p) = packed {
-                    let all = memo::pack(&keep, self.size).expect("as many cells as the sets");
+                    let kept = memo::pack(&keep, self.size).expect("as many cells as the sets");
                     let required = memo::pack(&required, self.size).expect("parts checked to fit");
-                    self.memo.put(index, p, all, required);
+                    self.memo.put(index, p, kept, required);
                 }
             }
         }
@@ -360,9 +358,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
         }
         if result.is_ok() {
-            for (k, &values) in required.iter().enumerate() {
+            // The values every completion puts in a part leave the rest of its group.
+            for (k, &(mut values)) in required.iter().enumerate() {
                 let outside: &Bits<W> = set(&cage.outside, k);
-                let mut values = values;
                 while values != 0 {
                     let v = values.trailing_zeros() as usize;
                     values &= values - 1;
