@@ -22,9 +22,9 @@
 #[cfg(test)]
 use super::factors::of_target;
 use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
-use super::layout::CageLayout;
 #[cfg(test)]
 use super::layout::Layout;
+use super::layout::{CageLayout, Part};
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
@@ -116,7 +116,7 @@ struct Exact<'a> {
     most_after: [u64; 65],
     /// The cage's parts (see [`CageLayout::parts`]) and the values found
     /// in each in every completion so far.
-    parts: &'a [u64],
+    parts: &'a [Part],
     required: &'a mut [u32],
 }
 
@@ -126,7 +126,7 @@ impl<'a> Exact<'a> {
         apart: &'a [u64],
         sets: &'a [u32],
         keep: &'a mut [u32],
-        parts: &'a [u64],
+        parts: &'a [Part],
         required: &'a mut [u32],
     ) -> Self {
         let (mut least_after, mut most_after) = ([0; 65], [0; 65]);
@@ -155,7 +155,7 @@ impl<'a> Exact<'a> {
                     *keep |= 1 << (v - 1);
                 }
                 self.keep[i] |= last;
-                for (&part, required) in self.parts.iter().zip(self.required.iter_mut()) {
+                for (&Part { cells: part, .. }, required) in self.parts.iter().zip(self.required.iter_mut()) {
                     let mut before = 0u32;
                     for j in 0..i {
                         if part & (1 << j) != 0 {
@@ -494,7 +494,7 @@ mod tests {
             let mut parts: Vec<(u64, u32)> = layout.cages[0]
                 .parts
                 .iter()
-                .copied()
+                .map(|part| part.cells)
                 .zip(required.iter().copied().chain(std::iter::repeat(0)))
                 .collect();
             parts.sort();

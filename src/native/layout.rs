@@ -30,12 +30,18 @@ pub(super) struct CageLayout {
     /// For a cage of 2 cells, the values that can stand beside each value
     /// (see [`pairs::partners`]).
     pub partners: Rc<[u32]>,
-    /// The cage's parts: for each full group holding two of its cells or
-    /// more (a cage of at most 64 cells), those cells (bit j for `cells[j]`).
-    pub parts: Vec<u64>,
-    /// For each part, the group's other cells, as a set of cells (see
-    /// [`Shape`]), one after another.
-    pub outside: Vec<u64>,
+    /// The cage's parts: one for each full group holding two of its cells
+    /// or more (a cage of at most 64 cells).
+    pub parts: Vec<Part>,
+}
+
+/// A cage's cells in one full group.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(super) struct Part {
+    /// The cells, as positions in the cage (bit j for `cells[j]`).
+    pub cells: u64,
+    /// The group, as an index into [`Shape::full_groups`].
+    pub group: usize,
 }
 
 /// The geometry of a puzzle's groups as sets of cells, each set one bit
@@ -258,7 +264,6 @@ impl Layout {
                 apart,
                 partners,
                 parts: Vec::new(),
-                outside: Vec::new(),
             });
         }
         let mut cage_of = vec![None; size * size];
@@ -276,7 +281,7 @@ impl Layout {
 
 /// Fills in the parts of `cages` (see [`CageLayout::parts`]).
 fn find_parts(shape: &Shape, cages: &mut [CageLayout]) {
-    let (gw, words) = (shape.group_words, shape.words);
+    let gw = shape.group_words;
     let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
     for cage in cages.iter_mut().filter(|c| (2..=64).contains(&c.cells.len())) {
         for k in 0..gw {
@@ -290,14 +295,9 @@ fn find_parts(shape: &Shape, cages: &mut [CageLayout]) {
             while twice != 0 {
                 let bit = twice & twice.wrapping_neg();
                 twice &= twice - 1;
-                let g = k * 64 + bit.trailing_zeros() as usize;
                 let mine = cage.cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
-                cage.parts.push(mine.map(|(j, _)| 1u64 << j).sum());
-                let start = cage.outside.len();
-                cage.outside.extend_from_slice(&shape.full_groups[g * words..(g + 1) * words]);
-                for &cell in &cage.cells {
-                    cage.outside[start + cell / 64] &= !(1 << (cell % 64));
-                }
+                let cells = mine.map(|(j, _)| 1u64 << j).sum();
+                cage.parts.push(Part { cells, group: k * 64 + bit.trailing_zeros() as usize });
             }
         }
     }

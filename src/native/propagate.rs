@@ -359,12 +359,15 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
         if result.is_ok() {
             // The values every completion puts in a part leave the rest of its group.
-            for (k, &(mut values)) in required.iter().enumerate() {
-                let outside: &Bits<W> = set(&cage.outside, k);
+            for (part, &(mut values)) in cage.parts.iter().zip(&required).filter(|(_, v)| **v != 0) {
+                let mut outside = *set::<W>(self.full_groups, part.group);
+                for cell in (0..cage.cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cage.cells[j]) {
+                    outside[cell / 64] &= !(1 << (cell % 64));
+                }
                 while values != 0 {
                     let v = values.trailing_zeros() as usize;
                     values &= values - 1;
-                    let gone = and(&boards[v], outside);
+                    let gone = and(&boards[v], &outside);
                     if !is_empty(&gone) {
                         for i in 0..W {
                             boards[v][i] &= !gone[i];
