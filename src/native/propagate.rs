@@ -43,6 +43,19 @@ fn has<const W: usize>(a: &Bits<W>, cell: usize) -> bool {
     a[cell / 64] & (1 << (cell % 64)) != 0
 }
 
+/// Removes `cells` from `board`, adding the cells it had to `changed`.
+/// Reports whether it had any.
+fn clear<const W: usize>(board: &mut Bits<W>, cells: &Bits<W>, changed: &mut Bits<W>) -> bool {
+    let mut had = 0;
+    for i in 0..W {
+        let gone = board[i] & cells[i];
+        had |= gone;
+        changed[i] |= gone;
+        board[i] &= !cells[i];
+    }
+    had != 0
+}
+
 /// The `i`-th set of a table of sets of `W` words each.
 fn set<const W: usize>(table: &[u64], i: usize) -> &Bits<W> {
     table[i * W..(i + 1) * W].try_into().expect("a table of sets of W words")
@@ -158,11 +171,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         boards[self.size][word] |= bit;
         let board = &mut boards[v];
         board[word] |= bit;
-        let peers: &Bits<W> = set(self.peers, cell);
-        for i in 0..W {
-            self.changed[i] |= board[i] & peers[i];
-            board[i] &= !peers[i];
-        }
+        clear(board, set(self.peers, cell), &mut self.changed);
         self.changed[word] |= bit;
     }
 
@@ -367,12 +376,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 while values != 0 {
                     let v = values.trailing_zeros() as usize;
                     values &= values - 1;
-                    let gone = and(&boards[v], &outside);
-                    if !is_empty(&gone) {
-                        for i in 0..W {
-                            boards[v][i] &= !gone[i];
-                            self.changed[i] |= gone[i];
-                        }
+                    if clear(&mut boards[v], &outside, &mut self.changed) {
                         result = Ok(true);
                     }
                 }
