@@ -34,7 +34,7 @@ use crate::puzzle::Op;
 /// the cage (see [`CageLayout::parts`]): `required[k]` for `cage.parts[k]`,
 /// to be ruled out from the rest of that group. `required` is left empty
 /// when not worked out.
-pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut Vec<u32>, required: &mut Vec<u32>) {
+pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &mut Vec<u32>, required: &mut Vec<u32>) {
     let (op, target) = (cage.op, cage.target);
     keep.clear();
     keep.resize(sets.len(), 0);
@@ -70,7 +70,7 @@ pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut 
                 .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op)));
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
-                Exact::new(sum_goal, &cage.apart, sets, keep, &cage.parts, required).search(0, 0, product_goal);
+                Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).search(0, 0, product_goal);
                 if keep.contains(&0) {
                     required.fill(0);
                 }
@@ -78,7 +78,7 @@ pub(super) fn supports(cage: &CageLayout, size: usize, sets: &[u32], keep: &mut 
                 if let Some(goal) = sum_goal {
                     sum_support(sets, goal, keep);
                 }
-                match (&product_goal, &cage.divisors) {
+                match (&product_goal, cage.divisors) {
                     (Some(_), Some(divisors)) => divisors.supports(sets, keep),
                     (Some(goal), None) => product_support(sets, goal, target, keep),
                     (None, _) => {}
@@ -489,9 +489,10 @@ mod tests {
             let layout = Layout::new(&puzzle);
             let sets: Vec<u32> = cells.iter().map(|_| rng.random_range(1..1 << 7)).collect();
             let (mut keep, mut required) = (Vec::new(), Vec::new());
-            supports(&layout.cages[0], 7, &sets, &mut keep, &mut required);
+            supports(&layout.cage(0), 7, &sets, &mut keep, &mut required);
             let (expected_keep, expected_parts) = by_brute_force(&puzzle, cells, &sets);
-            let mut parts: Vec<(u64, u32)> = layout.cages[0]
+            let mut parts: Vec<(u64, u32)> = layout
+                .cage(0)
                 .parts
                 .iter()
                 .map(|part| part.cells)

@@ -75,12 +75,23 @@ pub(super) fn of_target(digits: &str, size: usize) -> Option<Factors> {
     if digits.len() > MAX_DIGITS {
         return None;
     }
-    let mut number: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
+    let primes = || PRIMES.iter().take_while(|&&p| p <= size as u64).enumerate();
     let mut out = [0; 9];
-    for (e, &p) in out.iter_mut().zip(&PRIMES).filter(|&(_, &p)| p <= size as u64) {
+    if let Some(mut number) = digits.parse::<u64>().ok().filter(|&n| n > 0) {
+        // Most targets fit in a word: divided there, without digit lists.
+        for (i, &p) in primes() {
+            while number % p == 0 {
+                number /= p;
+                out[i] += 1;
+            }
+        }
+        return (number == 1).then_some(out);
+    }
+    let mut number: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
+    for (i, &p) in primes() {
         while let Some(quotient) = divide_exactly(&number, p) {
             number = quotient;
-            *e += 1;
+            out[i] += 1;
         }
     }
     (number == [1]).then_some(out)

@@ -1,17 +1,19 @@
 //! The puzzle compiled into flat index arrays for the search.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
 use crate::puzzle::{Group, Op, Puzzle};
 
-/// A cage with its cells as indices and its target read for the search.
-pub(super) struct CageLayout {
+/// A cage with its cells as indices and its target read for the search:
+/// a view into its [`Layout`] (see [`Layout::cage`]).
+pub(super) struct CageLayout<'a> {
     pub op: Op,
     /// The target, when it fits in a `u64` (every reachable sum, difference,
     /// quotient and one-cell value does).
@@ -22,17 +24,32 @@ pub(super) struct CageLayout {
     pub factors: Option<Factors>,
     /// The divisors of that product, for cages of at most 64 cells whose
     /// target has few enough of them (see [`Divisors`]).
-    pub divisors: Option<Rc<Divisors>>,
-    pub cells: Vec<usize>,
+    pub divisors: Option<&'a Divisors>,
+    pub cells: &'a [usize],
     /// For a cage of 3 to 64 cells, bit j of `apart[i]` is set when its
     /// cells i and j share a group (and so hold different values).
-    pub apart: Vec<u64>,
+    pub apart: &'a [u64],
     /// For a cage of 2 cells, the values that can stand beside each value
     /// (see [`pairs::partners`]).
-    pub partners: Rc<[u32]>,
+    pub partners: &'a [u32],
     /// The cage's parts: one for each full group holding two of its cells
     /// or more (a cage of at most 64 cells).
-    pub parts: Vec<Part>,
+    pub parts: &'a [Part],
+}
+
+/// What [`Layout`] keeps of a cage: its target read for the search, and
+/// where its cells, `apart` sets and parts lie in the layout's tables.
+struct Stored {
+    op: Op,
+    target: Option<u64>,
+    factors: Option<Factors>,
+    divisors: Option<Rc<Divisors>>,
+    partners: Rc<[u32]>,
+    /// The cage's cells are `cells[cells.0..cells.1]` of the layout, its
+    /// `apart` sets and parts likewise.
+    cells: (usize, usize),
+    apart: (usize, usize),
+    parts: (usize, usize),
 }
 
 /// A cage's cells in one full group.
@@ -134,10 +151,13 @@ impl Shape {
 /// Partner tables and divisor sets built lately on this thread, by op,
 /// target and size: the targets of a file of KenKen repeat from puzzle to
 /// puzzle, and building these was a tenth of the time of an easy 9×9.
+/// Keyed by a few small integers of the thread's own cages, so the quick
+/// hash of rustc's tables serves (the default one, built to resist
+/// chosen keys, cost 5% of an easy 9×9).
 #[derive(Default)]
 struct Tables {
-    partners: HashMap<(Op, Option<u64>, usize), Rc<[u32]>>,
-    divisors: HashMap<(Factors, usize), Option<Rc<Divisors>>>,
+    partners: FxHashMap<(Op, Option<u64>, usize), Rc<[u32]>>,
+    divisors: FxHashMap<(Factors, usize), Option<Rc<Divisors>>>,
 }
 
 /// Tables of each kind kept before the cache starts again: a few MB at
@@ -200,7 +220,10 @@ impl Iterator for Members<'_> {
     }
 }
 
-/// Everything the search looks up, by cell index (row-major).
+/// Everything the search looks up, by cell index (row-major). The cages'
+/// cells, `apart` sets and parts are kept in three tables for all of
+/// them, so that a puzzle takes a handful of allocations, not a few per
+/// cage.
 pub(super) struct Layout {
     pub size: usize,
     pub shape: Rc<Shape>,
@@ -211,8 +234,11 @@ pub(super) struct Layout {
     /// words a value. A given whose target is no value of the grid is in
     /// none of them, so no value is left to its cell.
     pub given_values: Vec<u64>,
-    /// The other cages.
-    pub cages: Vec<CageLayout>,
+    /// The other cages (see [`Layout::cage`]).
+    cages: Vec<Stored>,
+    cells: Vec<usize>,
+    apart: Vec<u64>,
+    parts: Vec<Part>,
     /// For each cell, the index of its cage, if any.
     pub cage_of: Vec<Option<usize>>,
     /// The cells in a cage, as a set of cells (see [`Shape`]).
@@ -226,7 +252,9 @@ impl Layout {
         let words = shape.words;
         let mut given = vec![0u64; words];
         let mut given_values = vec![0u64; size * words];
-        let mut cages = Vec::new();
+        let mut cages = Vec::with_capacity(puzzle.cages().len());
+        let mut cells = Vec::with_capacity(size * size);
+        let mut apart = Vec::with_capacity(size * size);
         for cage in puzzle.cages() {
             let digits = cage.target().digits();
             if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
@@ -237,70 +265,96 @@ impl Layout {
                 }
                 continue;
             }
-            let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(size)).collect();
-            let apart = if (3..=64).contains(&cells.len()) {
-                cells
-                    .iter()
-                    .map(|&a| {
-                        cells.iter().enumerate().filter(|&(_, &b)| shape.share(a, b)).map(|(j, _)| 1u64 << j).sum()
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let start = (cells.len(), apart.len());
+            cells.extend(cage.cells().iter().map(|c| c.index(size)));
+            let mine = &cells[start.0..];
+            if (3..=64).contains(&mine.len()) {
+                apart.extend(mine.iter().map(|&a| {
+                    mine.iter().enumerate().filter(|&(_, &b)| shape.share(a, b)).map(|(j, _)| 1u64 << j).sum::<u64>()
+                }));
+            }
+            let count = mine.len();
             let factors = match cage.op() {
-                Op::Mul | Op::Any if cells.len() != 2 => factors::of_target(digits, size),
+                Op::Mul | Op::Any if count != 2 => factors::of_target(digits, size),
                 _ => None,
             };
             let target = digits.parse().ok();
-            let partners = if cells.len() == 2 { Tables::partners(cage.op(), target, size) } else { Rc::from([]) };
-            let divisors = factors.filter(|_| cells.len() <= 64).and_then(|f| Tables::divisors(f, size));
-            cages.push(CageLayout {
+            let partners = if count == 2 { Tables::partners(cage.op(), target, size) } else { Rc::from([]) };
+            let divisors = factors.filter(|_| count <= 64).and_then(|f| Tables::divisors(f, size));
+            cages.push(Stored {
                 op: cage.op(),
                 target,
                 factors,
                 divisors,
-                cells,
-                apart,
+                cells: (start.0, cells.len()),
+                apart: (start.1, apart.len()),
                 partners,
-                parts: Vec::new(),
+                parts: (0, 0),
             });
         }
         let mut cage_of = vec![None; size * size];
         let mut caged = vec![0u64; words];
         for (index, cage) in cages.iter().enumerate() {
-            for &cell in &cage.cells {
+            for &cell in &cells[cage.cells.0..cage.cells.1] {
                 cage_of[cell] = Some(index);
                 caged[cell / 64] |= 1 << (cell % 64);
             }
         }
-        find_parts(&shape, &mut cages);
-        Layout { size, shape, given, given_values, cages, cage_of, caged }
+        let parts = find_parts(&shape, &mut cages, &cells);
+        Layout { size, shape, given, given_values, cages, cells, apart, parts, cage_of, caged }
+    }
+
+    /// How many cages the search revises (all but the givens).
+    pub fn cage_count(&self) -> usize {
+        self.cages.len()
+    }
+
+    /// The cage of index `index` (as in [`Layout::cage_of`]).
+    pub fn cage(&self, index: usize) -> CageLayout<'_> {
+        let cage = &self.cages[index];
+        CageLayout {
+            op: cage.op,
+            target: cage.target,
+            factors: cage.factors,
+            divisors: cage.divisors.as_deref(),
+            cells: &self.cells[cage.cells.0..cage.cells.1],
+            apart: &self.apart[cage.apart.0..cage.apart.1],
+            partners: &cage.partners,
+            parts: &self.parts[cage.parts.0..cage.parts.1],
+        }
     }
 }
 
-/// Fills in the parts of `cages` (see [`CageLayout::parts`]).
-fn find_parts(shape: &Shape, cages: &mut [CageLayout]) {
+/// The parts of every cage (see [`CageLayout::parts`]), noting in each
+/// cage where its own lie.
+fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize]) -> Vec<Part> {
     let gw = shape.group_words;
     let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
-    for cage in cages.iter_mut().filter(|c| (2..=64).contains(&c.cells.len())) {
-        for k in 0..gw {
-            // The groups (of this word of group indices) with two cells of
-            // the cage or more.
-            let (mut once, mut twice) = (0u64, 0u64);
-            for &cell in &cage.cells {
-                twice |= once & groups_of(cell, k);
-                once |= groups_of(cell, k);
-            }
-            while twice != 0 {
-                let bit = twice & twice.wrapping_neg();
-                twice &= twice - 1;
-                let mine = cage.cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
-                let cells = mine.map(|(j, _)| 1u64 << j).sum();
-                cage.parts.push(Part { cells, group: k * 64 + bit.trailing_zeros() as usize });
+    let mut parts = Vec::new();
+    for cage in cages.iter_mut() {
+        let start = parts.len();
+        let cells = &cells[cage.cells.0..cage.cells.1];
+        if (2..=64).contains(&cells.len()) {
+            for k in 0..gw {
+                // The groups (of this word of group indices) with two cells
+                // of the cage or more.
+                let (mut once, mut twice) = (0u64, 0u64);
+                for &cell in cells {
+                    twice |= once & groups_of(cell, k);
+                    once |= groups_of(cell, k);
+                }
+                while twice != 0 {
+                    let bit = twice & twice.wrapping_neg();
+                    twice &= twice - 1;
+                    let mine = cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
+                    let cells = mine.map(|(j, _)| 1u64 << j).sum();
+                    parts.push(Part { cells, group: k * 64 + bit.trailing_zeros() as usize });
+                }
             }
         }
+        cage.parts = (start, parts.len());
     }
+    parts
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
             dirty: Vec::new(),
-            is_dirty: vec![false; layout.cages.len()],
+            is_dirty: vec![false; layout.cage_count()],
             sets: Vec::new(),
             keep: Vec::new(),
             required: Vec::new(),
@@ -322,7 +322,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             self.is_dirty[index] = false;
             found |= self.revise(boards, index)?;
             // What a cage removes itself does not call for revising it again.
-            for &cell in &self.layout.cages[index].cells {
+            for &cell in self.layout.cage(index).cells {
                 self.changed[cell / 64] &= !(1 << (cell % 64));
             }
         }
@@ -331,7 +331,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
 
     /// Prunes the candidates of cage `index`; reports whether any went.
     fn revise(&mut self, boards: &mut Boards<W>, index: usize) -> Result<bool, Contradiction> {
-        let cage = &self.layout.cages[index];
+        let cage = self.layout.cage(index);
         let mut sets = std::mem::take(&mut self.sets);
         let mut keep = std::mem::take(&mut self.keep);
         sets.clear();
@@ -346,7 +346,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 memo::unpack(packed_required, cage.parts.len(), self.size, &mut required);
             }
             None => {
-                cage::supports(cage, self.size, &sets, &mut keep, &mut required);
+                cage::supports(&cage, self.size, &sets, &mut keep, &mut required);
                 if let Some(p) = packed {
                     let kept = memo::pack(&keep, self.size).expect("as many cells as the sets");
                     let required = memo::pack(&required, self.size).expect("parts checked to fit");
