@@ -153,7 +153,7 @@ impl Shape {
 /// puzzle, and building these was a tenth of the time of an easy 9×9.
 /// Keyed by a few small integers of the thread's own cages, so the quick
 /// hash of rustc's tables serves (the default one, built to resist
-/// chosen keys, cost 5% of an easy 9×9).
+/// chosen keys, took 0.3 µs of an easy 9×9's 21).
 #[derive(Default)]
 struct Tables {
     partners: FxHashMap<(Op, Option<u64>, usize), Rc<[u32]>>,
