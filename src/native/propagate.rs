@@ -3,7 +3,7 @@
 //! operations.
 
 use super::cage;
-use super::layout::{Layout, members};
+use super::layout::{CageLayout, Layout, members};
 use super::memo::{self, Memo};
 
 /// Propagation found a cell with no candidate left, or a value with no
@@ -318,20 +318,22 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
         }
         let mut found = false;
+        let layout = self.layout;
         while let Some(index) = self.dirty.pop() {
             self.is_dirty[index] = false;
-            found |= self.revise(boards, index)?;
+            let cage = layout.cage(index);
+            found |= self.revise(boards, index, &cage)?;
             // What a cage removes itself does not call for revising it again.
-            for &cell in self.layout.cage(index).cells {
+            for &cell in cage.cells {
                 self.changed[cell / 64] &= !(1 << (cell % 64));
             }
         }
         Ok(found)
     }
 
-    /// Prunes the candidates of cage `index`; reports whether any went.
-    fn revise(&mut self, boards: &mut Boards<W>, index: usize) -> Result<bool, Contradiction> {
-        let cage = self.layout.cage(index);
+    /// Prunes the candidates of `cage`, of index `index`; reports whether
+    /// any went.
+    fn revise(&mut self, boards: &mut Boards<W>, index: usize, cage: &CageLayout<'_>) -> Result<bool, Contradiction> {
         let mut sets = std::mem::take(&mut self.sets);
         let mut keep = std::mem::take(&mut self.keep);
         sets.clear();
@@ -346,7 +348,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 memo::unpack(packed_required, cage.parts.len(), self.size, &mut required);
             }
             None => {
-                cage::supports(&cage, self.size, &sets, &mut keep, &mut required);
+                cage::supports(cage, self.size, &sets, &mut keep, &mut required);
                 if let Some(p) = packed {
                     let kept = memo::pack(&keep, self.size).expect("as many cells as the sets");
                     let required = memo::pack(&required, self.size).expect("parts checked to fit");
