@@ -425,7 +425,16 @@ impl<'a, const W: usize> Propagator<'a, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{BoxShape, Puzzle};
+    use crate::puzzle::{Cell, Group, Puzzle};
+
+    /// An N×N grid with boxes of `rows` × `cols` cells as extra groups.
+    fn boxed(size: usize, rows: usize, cols: usize) -> Puzzle {
+        let cells = |b: usize| {
+            let (top, left) = (b / (size / cols) * rows, b % (size / cols) * cols);
+            (0..rows * cols).map(|i| Cell { row: top + i / cols, col: left + i % cols }).collect()
+        };
+        Puzzle::new(size, (0..size).map(|b| Group::new(cells(b))).collect(), Vec::new()).unwrap()
+    }
 
     /// The groups of random sets of cells, looked up four cells at a time,
     /// against the groups of each cell, on grids of two words with boxes
@@ -434,13 +443,11 @@ mod tests {
     fn groups_by_fours_are_the_groups_cell_by_cell() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let puzzles = [
-            Puzzle::sudoku(9, Some(BoxShape { rows: 3, cols: 3 }), &[0; 81]).unwrap(),
-            Puzzle::sudoku(10, Some(BoxShape { rows: 2, cols: 5 }), &[0; 100]).unwrap(),
-            Puzzle::new(11, Vec::new(), Vec::new()).unwrap(),
-        ];
-        for puzzle in &puzzles {
+        let puzzles =
+            [(boxed(9, 3, 3), 27), (boxed(10, 2, 5), 30), (Puzzle::new(11, Vec::new(), Vec::new()).unwrap(), 22)];
+        for (puzzle, groups) in &puzzles {
             let layout = Layout::new(puzzle);
+            assert_eq!(layout.shape.full_groups.len() / 2, *groups, "rows, columns and boxes");
             let prop = Propagator::<2>::new(&layout);
             let cells = puzzle.size() * puzzle.size();
             for _ in 0..1000 {
