@@ -258,13 +258,18 @@ enum CageCells {
     More(Vec<Cell>),
 }
 
-impl fmt::Debug for CageCells {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cells: &[Cell] = match self {
+impl CageCells {
+    fn as_slice(&self) -> &[Cell] {
+        match self {
             CageCells::One(cell) => cell,
             CageCells::More(cells) => cells,
-        };
-        f.debug_list().entries(cells).finish()
+        }
+    }
+}
+
+impl fmt::Debug for CageCells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -308,10 +313,7 @@ impl Cage {
 
     /// The cage's cells, in the order they were given.
     pub fn cells(&self) -> &[Cell] {
-        match &self.cells {
-            CageCells::One(cell) => cell,
-            CageCells::More(cells) => cells,
-        }
+        self.cells.as_slice()
     }
 }
 
