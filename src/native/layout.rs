@@ -78,10 +78,6 @@ pub(super) struct Shape {
     pub group_words: usize,
     /// For each cell, the full groups it is in (bit g for the g-th).
     pub groups_of: Vec<u64>,
-    /// With at most 64 full groups: for each run of four cells (cells 4i
-    /// to 4i + 3) and each subset x of them (bit j for cell 4i + j), the
-    /// full groups they are in, at `16 * i + x`.
-    pub groups_of_four: Vec<u64>,
 }
 
 /// A shape with the groups it was built from.
@@ -143,16 +139,7 @@ impl Shape {
             }
         }
         let full_groups = full.into_iter().flatten().copied().collect();
-        let mut groups_of_four = Vec::new();
-        if group_words == 1 {
-            for i in 0..(size * size).div_ceil(4) {
-                for x in 0..16 {
-                    let cells = (0..4).filter(|j| x >> j & 1 == 1).map(|j| 4 * i + j).filter(|&c| c < size * size);
-                    groups_of_four.push(cells.fold(0, |g, c| g | groups_of[c]));
-                }
-            }
-        }
-        Shape { words, all, peers, full_groups, group_words, groups_of, groups_of_four }
+        Shape { words, all, peers, full_groups, group_words, groups_of }
     }
 
     /// Whether cells `a` and `b` share a group.

@@ -75,11 +75,6 @@ fn single<const W: usize>(a: &Bits<W>) -> Option<usize> {
     found
 }
 
-/// Lost places of a value past which the groups to look at for hidden
-/// singles are found four cells at a time (see `Shape::groups_of_four`)
-/// rather than cell by cell: about 5% more 17-clue Sudoku a second.
-const BY_FOURS_PAST: u32 = 4;
-
 /// The cage and group tables of a layout, seen as sets of `W` words, and
 /// work lists shared by every propagation of one search, so that nothing
 /// is allocated per node.
@@ -101,9 +96,6 @@ pub(super) struct Propagator<'a, const W: usize> {
     /// For each cell, the full groups it is in, as a set of group indices
     /// (`group_words` words each).
     groups_of: &'a [u64],
-    /// The same four cells at a time, with at most 64 full groups (see
-    /// `Shape::groups_of_four`).
-    groups_of_four: &'a [u64],
     group_words: usize,
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
@@ -134,7 +126,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
             changed: [0; W],
             seen: vec![[0; W]; layout.size],
             groups_of: &shape.groups_of,
-            groups_of_four: &shape.groups_of_four,
             group_words: shape.group_words,
             dirty: Vec::new(),
             is_dirty: vec![false; layout.cage_count()],
@@ -283,15 +274,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
             // (one word in all for up to 64 groups: every grid up to 21×21
             // with boxes).
             let gw = self.group_words;
-            if gw == 1 && lost.iter().map(|w| w.count_ones()).sum::<u32>() > BY_FOURS_PAST {
-                let mut word = self.groups_of_cells(&lost);
-                while word != 0 {
-                    let g = word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    found |= self.hidden_single(boards, v, g)?;
-                }
-                continue;
-            }
             for k in 0..gw {
                 let mut word = members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k]);
                 while word != 0 {
@@ -302,19 +284,6 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
         }
         Ok(found)
-    }
-
-    /// The full groups of `cells`, looked up four cells at a time (see
-    /// `Shape::groups_of_four`).
-    fn groups_of_cells(&self, cells: &Bits<W>) -> u64 {
-        let mut groups = 0;
-        for (i, &word) in cells.iter().enumerate() {
-            for q in 0..16 {
-                let x = (word >> (4 * q)) as usize & 15;
-                groups |= self.groups_of_four.get(16 * (16 * i + q) + x).copied().unwrap_or(0);
-            }
-        }
-        groups
     }
 
     /// Places value `v` in full group `g` if it has one place left there
@@ -419,45 +388,5 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.keep = keep;
         self.required = required;
         result
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::{Cell, Group, Puzzle};
-
-    /// An N×N grid with boxes of `rows` × `cols` cells as extra groups.
-    fn boxed(size: usize, rows: usize, cols: usize) -> Puzzle {
-        let cells = |b: usize| {
-            let (top, left) = (b / (size / cols) * rows, b % (size / cols) * cols);
-            (0..rows * cols).map(|i| Cell { row: top + i / cols, col: left + i % cols }).collect()
-        };
-        Puzzle::new(size, (0..size).map(|b| Group::new(cells(b))).collect(), Vec::new()).unwrap()
-    }
-
-    /// The groups of random sets of cells, looked up four cells at a time,
-    /// against the groups of each cell, on grids of two words with boxes
-    /// and without.
-    #[test]
-    fn groups_by_fours_are_the_groups_cell_by_cell() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let puzzles =
-            [(boxed(9, 3, 3), 27), (boxed(10, 2, 5), 30), (Puzzle::new(11, Vec::new(), Vec::new()).unwrap(), 22)];
-        for (puzzle, groups) in &puzzles {
-            let layout = Layout::new(puzzle);
-            assert_eq!(layout.shape.full_groups.len() / 2, *groups, "rows, columns and boxes");
-            let prop = Propagator::<2>::new(&layout);
-            let cells = puzzle.size() * puzzle.size();
-            for _ in 0..1000 {
-                let mut set = [0u64; 2];
-                for cell in (0..cells).filter(|_| rng.random_bool(0.2)) {
-                    set[cell / 64] |= 1 << (cell % 64);
-                }
-                let one_by_one = members(&set).fold(0, |groups, cell| groups | prop.groups_of[cell]);
-                assert_eq!(prop.groups_of_cells(&set), one_by_one, "{set:x?}");
-            }
-        }
     }
 }
