@@ -44,7 +44,8 @@ struct Stored {
     target: Option<u64>,
     factors: Option<Factors>,
     divisors: Option<Rc<Divisors>>,
-    partners: Rc<[u32]>,
+    /// A pair's partner table; none for other cages.
+    partners: Option<Rc<[u32]>>,
     /// The cage's cells are `cells[cells.0..cells.1]` of the layout, its
     /// `apart` sets and parts likewise.
     cells: (usize, usize),
@@ -279,7 +280,7 @@ impl Layout {
                 _ => None,
             };
             let target = digits.parse().ok();
-            let partners = if count == 2 { Tables::partners(cage.op(), target, size) } else { Rc::from([]) };
+            let partners = (count == 2).then(|| Tables::partners(cage.op(), target, size));
             let divisors = factors.filter(|_| count <= 64).and_then(|f| Tables::divisors(f, size));
             cages.push(Stored {
                 op: cage.op(),
@@ -319,7 +320,7 @@ impl Layout {
             divisors: cage.divisors.as_deref(),
             cells: &self.cells[cage.cells.0..cage.cells.1],
             apart: &self.apart[cage.apart.0..cage.apart.1],
-            partners: &cage.partners,
+            partners: cage.partners.as_deref().unwrap_or_default(),
             parts: &self.parts[cage.parts.0..cage.parts.1],
         }
     }
