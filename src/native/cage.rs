@@ -42,24 +42,10 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
     match (op, sets) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
-            // Cells that share a group (a part) cannot take the same value.
-            let apart = !cage.parts.is_empty();
-            // The pairs of a value x are x with each of its partners; those
-            // of every x have in common x's partner if x has only one. The
-            // partner tables are symmetric, so the second cell keeps the
-            // partners of the first cell's values.
-            let mut both = u32::MAX;
-            for x in values(a) {
-                let own = if apart { 1 << (x - 1) } else { 0 };
-                let partners = cage.partners[x as usize - 1] & b & !own;
-                if partners != 0 {
-                    keep[0] |= 1 << (x - 1);
-                    keep[1] |= partners;
-                    both &= 1 << (x - 1) | if partners.is_power_of_two() { partners } else { 0 };
-                }
-            }
-            if apart {
-                required.resize(cage.parts.len(), if keep[0] == 0 { 0 } else { both });
+            let (keep_a, keep_b, both) = pair_supports(cage, a, b);
+            (keep[0], keep[1]) = (keep_a, keep_b);
+            if !cage.parts.is_empty() {
+                required.resize(cage.parts.len(), both);
             }
         }
         (Op::Add | Op::Mul | Op::Any, sets) => {
@@ -88,6 +74,33 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
         // Cell counts are checked when a cage is made.
         _ => unreachable!("a {op} cage with {} cells", cage.cells.len()),
     }
+}
+
+/// [`supports`] of a two-cell cage whose cells have the candidate sets
+/// `a` and `b`: what each keeps, and the values that every completion puts
+/// in the pair (for when its cells share a group; none if there is no
+/// completion).
+pub(super) fn pair_supports(cage: &CageLayout<'_>, a: u32, b: u32) -> (u32, u32, u32) {
+    // Cells that share a group (a part) cannot take the same value.
+    let apart = !cage.parts.is_empty();
+    // The pairs of a value x are x with each of its partners; those of
+    // every x have in common x's partner if x has only one. The partner
+    // tables are symmetric, so the second cell keeps the partners of the
+    // first cell's values.
+    let (mut keep_a, mut keep_b, mut both) = (0, 0, u32::MAX);
+    let mut rest = a;
+    while rest != 0 {
+        let x = rest.trailing_zeros();
+        rest &= rest - 1;
+        let own = if apart { 1 << x } else { 0 };
+        let partners = cage.partners[x as usize] & b & !own;
+        if partners != 0 {
+            keep_a |= 1 << x;
+            keep_b |= partners;
+            both &= 1 << x | if partners.is_power_of_two() { partners } else { 0 };
+        }
+    }
+    (keep_a, keep_b, if keep_a == 0 { 0 } else { both })
 }
 
 /// Cages of `op` whose candidates combine in at most this many ways are

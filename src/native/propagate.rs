@@ -3,7 +3,7 @@
 //! operations.
 
 use super::cage;
-use super::layout::{CageLayout, Layout, members};
+use super::layout::{CageLayout, Layout, Part, members};
 use super::memo::{self, Memo};
 
 /// Propagation found a cell with no candidate left, or a value with no
@@ -334,6 +334,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// Prunes the candidates of `cage`, of index `index`; reports whether
     /// any went.
     fn revise(&mut self, boards: &mut Boards<W>, index: usize, cage: &CageLayout<'_>) -> Result<bool, Contradiction> {
+        if let &[a, b] = cage.cells {
+            return self.revise_pair(boards, cage, a, b);
+        }
         let mut sets = std::mem::take(&mut self.sets);
         let mut keep = std::mem::take(&mut self.keep);
         sets.clear();
@@ -369,18 +372,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
         }
         if result.is_ok() {
-            // The values every completion puts in a part leave the rest of its group.
-            for (part, &(mut values)) in cage.parts.iter().zip(&required).filter(|(_, v)| **v != 0) {
-                let mut outside = *set::<W>(self.full_groups, part.group);
-                for cell in (0..cage.cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cage.cells[j]) {
-                    outside[cell / 64] &= !(1 << (cell % 64));
-                }
-                while values != 0 {
-                    let v = values.trailing_zeros() as usize;
-                    values &= values - 1;
-                    if clear(&mut boards[v], &outside, &mut self.changed) {
-                        result = Ok(true);
-                    }
+            for (part, &values) in cage.parts.iter().zip(&required).filter(|(_, v)| **v != 0) {
+                if self.rule_out(boards, cage, part, values) {
+                    result = Ok(true);
                 }
             }
         }
@@ -388,5 +382,51 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.keep = keep;
         self.required = required;
         result
+    }
+
+    /// [`Propagator::revise`] for a cage of two cells, `a` and `b`: the
+    /// common case in KenKen, worked out without the general case's lists.
+    fn revise_pair(
+        &mut self,
+        boards: &mut Boards<W>,
+        cage: &CageLayout<'_>,
+        a: usize,
+        b: usize,
+    ) -> Result<bool, Contradiction> {
+        let (set_a, set_b) = (self.values(boards, a), self.values(boards, b));
+        let (keep_a, keep_b, both) = cage::pair_supports(cage, set_a, set_b);
+        if keep_a & set_a == 0 || keep_b & set_b == 0 {
+            self.blame([a, b]);
+            return Err(Contradiction);
+        }
+        let mut pruned = false;
+        for (cell, set, kept) in [(a, set_a, keep_a), (b, set_b, keep_b)] {
+            if set & !kept != 0 {
+                self.remove(boards, cell, set & !kept);
+                pruned = true;
+            }
+        }
+        if both != 0 {
+            for part in cage.parts {
+                pruned |= self.rule_out(boards, cage, part, both);
+            }
+        }
+        Ok(pruned)
+    }
+
+    /// Removes `values`, which every completion of `cage` puts in `part`,
+    /// from the rest of the part's group. Reports whether any went.
+    fn rule_out(&mut self, boards: &mut Boards<W>, cage: &CageLayout<'_>, part: &Part, mut values: u32) -> bool {
+        let mut outside = *set::<W>(self.full_groups, part.group);
+        for cell in (0..cage.cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cage.cells[j]) {
+            outside[cell / 64] &= !(1 << (cell % 64));
+        }
+        let mut pruned = false;
+        while values != 0 {
+            let v = values.trailing_zeros() as usize;
+            values &= values - 1;
+            pruned |= clear(&mut boards[v], &outside, &mut self.changed);
+        }
+        pruned
     }
 }
