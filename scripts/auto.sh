@@ -12,7 +12,8 @@
 # FILE`, its JSON `elapsed_ms`); a puzzle's time is its median over ROUNDS
 # rounds (default 3). LARGE=0 leaves out the large random puzzles
 # (`cagey generate`, sizes 12-25, TIMEOUT seconds each, default 40; about
-# half an hour a round, mostly puzzles that one backend cannot answer).
+# half an hour a round, mostly puzzles that one backend cannot answer),
+# which are measured in the first LARGE_ROUNDS rounds only (default 1).
 # CAGEY=path measures that binary instead of this tree's.
 #
 # Times on a shared machine move: run it on a quiet one, and read a miss
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora=${1:-../shared/corpora}
 rounds=${ROUNDS:-3}
+large_rounds=${LARGE_ROUNDS:-1}
 timeout=${TIMEOUT:-40}
 cagey=${CAGEY:-target/release/cagey}
 [ -n "${CAGEY:-}" ] || cargo build --release --quiet
@@ -57,13 +59,13 @@ if [ "${LARGE:-1}" != 0 ]; then
     done
 fi
 
-for _ in $(seq "$rounds"); do
+for round in $(seq "$rounds"); do
     measure "Sudoku 17-clue (first 200), prove unique" "$tmp/s17.txt" --limit 2
     measure "Sudoku forum_hardest (first 200), prove unique" "$tmp/sfh.txt" --limit 2
     for f in "$keen"/[4-9]d?.txt; do measure "Keen standard 4×4–9×9, prove unique" "$f" --limit 2; done
     for f in "$keen"/[4-7]d?-noop.txt; do measure "Keen no-op 4×4–7×7, count all" "$f"; done
     for f in "$keen"/[89]d?-noop.txt; do measure "Keen no-op 8×8–9×9, count all" "$f"; done
-    if [ "${LARGE:-1}" != 0 ]; then
+    if [ "${LARGE:-1}" != 0 ] && [ "$round" -le "$large_rounds" ]; then
         for size in $sizes; do
             for seed in $(seeds "$size"); do
                 measure "large 12–25, \`--limit 2\`" "$tmp/k$size-$seed.txt" --limit 2
