@@ -11,9 +11,9 @@
 # each file (`cagey count --jobs 1 --format json --backend B [--limit 2]
 # FILE`, its JSON `elapsed_ms`); a puzzle's time is its median over ROUNDS
 # rounds (default 3). LARGE=0 leaves out the large random puzzles
-# (`cagey generate`, sizes 12-25, TIMEOUT seconds each, default 40; about
-# half an hour a round, mostly puzzles that one backend cannot answer),
-# which are measured in the first LARGE_ROUNDS rounds only (default 1).
+# (`cagey generate`, sizes 12-25, TIMEOUT seconds each, default 40; a few
+# minutes a round, mostly puzzles that one backend cannot answer), which
+# are measured in the first LARGE_ROUNDS rounds only (default 1).
 # CAGEY=path measures that binary instead of this tree's.
 #
 # Times on a shared machine move: run it on a quiet one, and read a miss
