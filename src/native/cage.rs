@@ -56,7 +56,7 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
                 .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op)));
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
-                Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).search(0, 0, product_goal);
+                Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal);
                 if keep.contains(&0) {
                     required.fill(0);
                 }
@@ -122,11 +122,9 @@ struct Exact<'a> {
     apart: &'a [u64],
     /// The candidate set of each cell.
     sets: &'a [u32],
-    values: [u64; 64],
+    /// The values chosen so far, cell by cell.
+    values: [u8; 64],
     keep: &'a mut [u32],
-    /// The least and the most the cells from i on can add to a sum.
-    least_after: [u64; 65],
-    most_after: [u64; 65],
     /// The cage's parts (see [`CageLayout::parts`]) and the values found
     /// in each in every completion so far.
     parts: &'a [Part],
@@ -142,18 +140,20 @@ impl<'a> Exact<'a> {
         parts: &'a [Part],
         required: &'a mut [u32],
     ) -> Self {
-        let (mut least_after, mut most_after) = ([0; 65], [0; 65]);
-        for (i, &set) in sets.iter().enumerate().rev() {
-            least_after[i] = least_after[i + 1] + u64::from(set.trailing_zeros()) + 1;
-            most_after[i] = most_after[i + 1] + 32 - u64::from(set.leading_zeros());
-        }
-        Exact { sum_goal, apart, sets, values: [0; 64], keep, least_after, most_after, parts, required }
+        Exact { sum_goal, apart, sets, values: [0; 64], keep, parts, required }
+    }
+
+    /// Searches every combination: [`Exact::search`] from the first cell.
+    fn run(&mut self, product_goal: Option<Factors>) {
+        let bounds = self.sets.iter().fold((0, 0), |(least, most), &set| (least + low(set), most + high(set)));
+        self.search(0, 0, product_goal, bounds);
     }
 
     /// Extends the values of the cells before `i` (at least one cell is
     /// left), whose sum is `sum` and which leave `rest` of the target as a
-    /// product (`None` once the product cannot reach it).
-    fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>) {
+    /// product (`None` once the product cannot reach it). `bounds` are the
+    /// least and the most the cells from `i` on can add to a sum.
+    fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>, bounds: (u64, u64)) {
         // The values of the cells before i that share a group with cell i.
         let taken = (0..i).filter(|&j| self.apart[i] & (1 << j) != 0).fold(0u32, |t, j| t | 1 << (self.values[j] - 1));
         if i + 1 == self.sets.len() {
@@ -186,18 +186,30 @@ impl<'a> Exact<'a> {
             }
             return;
         }
-        for v in values(self.sets[i] & !taken) {
+        let set = self.sets[i];
+        let after = (bounds.0 - low(set), bounds.1 - high(set));
+        for v in values(set & !taken) {
             let sum = sum + v;
-            let (least, most) = (sum + self.least_after[i + 1], sum + self.most_after[i + 1]);
+            let (least, most) = (sum + after.0, sum + after.1);
             let sum_open = self.sum_goal.is_some_and(|goal| (least..=most).contains(&goal));
             let factors = &OF_VALUE[v as usize];
             let rest = rest.filter(|r| divides(factors, r)).map(|r| quotient(&r, factors));
             if sum_open || rest.is_some() {
-                self.values[i] = v;
-                self.search(i + 1, sum, rest);
+                self.values[i] = v as u8;
+                self.search(i + 1, sum, rest, after);
             }
         }
     }
+}
+
+/// The least value of a non-empty candidate set.
+fn low(set: u32) -> u64 {
+    u64::from(set.trailing_zeros()) + 1
+}
+
+/// The largest value of a non-empty candidate set.
+fn high(set: u32) -> u64 {
+    32 - u64::from(set.leading_zeros())
 }
 
 /// The bit of value `target`, or no bit if no cell of an N×N grid can hold it.
@@ -241,8 +253,6 @@ fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
 /// Adds to `keep[i]` the values of cell i that leave the rest of the sum
 /// within the bounds of the other cells.
 fn sum_bounds(sets: &[u32], target: u64, keep: &mut [u32]) {
-    let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
-    let high = |c: u32| 32 - u64::from(c.leading_zeros());
     let min_sum: u64 = sets.iter().map(|&c| low(c)).sum();
     let max_sum: u64 = sets.iter().map(|&c| high(c)).sum();
     for (i, &c) in sets.iter().enumerate() {
@@ -302,8 +312,6 @@ impl Contribution {
 /// target).
 fn product_support(sets: &[u32], goal: &Factors, small: Option<u64>, keep: &mut [u32]) {
     let total = sets.iter().fold(Contribution::NONE, |acc, &c| acc.add(&Contribution::of(c), 1));
-    let low = |c: u32| u64::from(c.trailing_zeros()) + 1;
-    let high = |c: u32| 32 - u64::from(c.leading_zeros());
     // Products of the bounds of the cells after i, `None` once above u64::MAX.
     let mut suffix = vec![(Some(1u64), Some(1u64)); sets.len() + 1];
     if small.is_some() {
@@ -368,7 +376,7 @@ mod tests {
             let mut keep = vec![0; 3];
             let sum_goal = matches!(op, Op::Add | Op::Any).then_some(target);
             let product_goal = if matches!(op, Op::Mul | Op::Any) { of_target(&target.to_string(), 4) } else { None };
-            Exact::new(sum_goal, apart, &cands, &mut keep, &[], &mut []).search(0, 0, product_goal);
+            Exact::new(sum_goal, apart, &cands, &mut keep, &[], &mut []).run(product_goal);
             keep
         };
         // Three cells of one row: 6 = 1 + 2 + 3 only.
