@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
+use super::spare;
 use crate::puzzle::{Group, Op, Puzzle};
 
 /// A cage with its cells as indices and its target read for the search:
@@ -66,6 +67,7 @@ pub(super) struct Part {
 /// per cell (row-major) in `words` 64-bit words: the same for every puzzle
 /// with the same groups, so it is built once for a batch. Sets are stored
 /// one after another, `words` words each.
+#[derive(Default)]
 pub(super) struct Shape {
     /// 64-bit words in a set of cells: ⌈N² / 64⌉.
     pub words: usize,
@@ -224,7 +226,8 @@ impl Iterator for Members<'_> {
 /// Everything the search looks up, by cell index (row-major). The cages'
 /// cells, `apart` sets and parts are kept in three tables for all of
 /// them, so that a puzzle takes a handful of allocations, not a few per
-/// cage.
+/// cage, and those only until the thread has built a layout as large.
+#[derive(Default)]
 pub(super) struct Layout {
     pub size: usize,
     pub shape: Rc<Shape>,
@@ -247,15 +250,26 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    pub fn new(puzzle: &Puzzle) -> Self {
+    /// The layout of `puzzle`, in the buffers of the last layout given
+    /// back on this thread (see [`spare`]), if any.
+    pub fn new(puzzle: &Puzzle) -> Box<Self> {
+        let mut layout = spare::take::<Layout>();
+        layout.build(puzzle);
+        layout
+    }
+
+    fn build(&mut self, puzzle: &Puzzle) {
         let size = puzzle.size();
         let shape = Shape::of(puzzle);
         let words = shape.words;
-        let mut given = vec![0u64; words];
-        let mut given_values = vec![0u64; size * words];
-        let mut cages = Vec::with_capacity(puzzle.cages().len());
-        let mut cells = Vec::with_capacity(size * size);
-        let mut apart = Vec::with_capacity(size * size);
+        let Layout { given, given_values, cages, cells, apart, parts, cage_of, caged, .. } = self;
+        given.clear();
+        given.resize(words, 0);
+        given_values.clear();
+        given_values.resize(size * words, 0);
+        cages.clear();
+        cells.clear();
+        apart.clear();
         for cage in puzzle.cages() {
             let digits = cage.target().digits();
             if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
@@ -293,16 +307,19 @@ impl Layout {
                 parts: (0, 0),
             });
         }
-        let mut cage_of = vec![None; size * size];
-        let mut caged = vec![0u64; words];
+        cage_of.clear();
+        cage_of.resize(size * size, None);
+        caged.clear();
+        caged.resize(words, 0);
         for (index, cage) in cages.iter().enumerate() {
             for &cell in &cells[cage.cells.0..cage.cells.1] {
                 cage_of[cell] = Some(index);
                 caged[cell / 64] |= 1 << (cell % 64);
             }
         }
-        let parts = find_parts(&shape, &mut cages, &cells);
-        Layout { size, shape, given, given_values, cages, cells, apart, parts, cage_of, caged }
+        find_parts(&shape, cages, cells, parts);
+        self.size = size;
+        self.shape = shape;
     }
 
     /// How many cages the search revises (all but the givens).
@@ -326,12 +343,12 @@ impl Layout {
     }
 }
 
-/// The parts of every cage (see [`CageLayout::parts`]), noting in each
-/// cage where its own lie.
-fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize]) -> Vec<Part> {
+/// The parts of every cage (see [`CageLayout::parts`]), into `parts`,
+/// noting in each cage where its own lie.
+fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize], parts: &mut Vec<Part>) {
     let gw = shape.group_words;
     let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
-    let mut parts = Vec::new();
+    parts.clear();
     for cage in cages.iter_mut() {
         let start = parts.len();
         let cells = &cells[cage.cells.0..cage.cells.1];
@@ -355,7 +372,6 @@ fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize]) -> Vec<Part>
         }
         cage.parts = (start, parts.len());
     }
-    parts
 }
 
 #[cfg(test)]

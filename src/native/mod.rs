@@ -15,6 +15,7 @@ mod memo;
 mod nogoods;
 mod pairs;
 mod propagate;
+mod spare;
 
 use std::ops::ControlFlow;
 
@@ -99,6 +100,7 @@ fn enumerate_with(
         };
     }
     let Counters { solutions, nodes, failures, complete } = by_words!(1 2 3 4 5 6 7 8 9 10);
+    spare::give(layout);
     Stats { solutions, complete, nodes: Some(nodes), failures: Some(failures), ..Stats::default() }
 }
 
@@ -119,37 +121,53 @@ fn search<const W: usize>(
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Counters {
     let mut search = Search::<W>::new(layout, restarts, give_up, on_solution);
-    for cube in cubes {
-        search.nogoods = Nogoods::default();
-        search.cutoff = restarts.map_or(u64::MAX, |r| r.first);
-        search.failures_before = search.counters.failures;
-        search.solutions_before = search.counters.solutions;
-        loop {
-            let mut root = search.prop.root();
-            for &(cell, value) in cube {
-                let others = search.prop.values(&root, cell) & !(1 << (value - 1));
-                search.prop.remove(&mut root, cell, others);
-            }
-            search.counters.nodes += 1;
-            let flow = match search.propagate(&mut root) {
-                Ok(()) => search.branch(&root, 0),
-                Err(_) => {
-                    search.counters.failures += 1;
-                    ControlFlow::Continue(())
+    let mut root = std::mem::take(&mut search.levels.root);
+    search.counters.complete = 'cubes: {
+        for cube in cubes {
+            search.nogoods = Nogoods::default();
+            search.cutoff = restarts.map_or(u64::MAX, |r| r.first);
+            search.failures_before = search.counters.failures;
+            search.solutions_before = search.counters.solutions;
+            loop {
+                search.prop.root(&mut root);
+                for &(cell, value) in cube {
+                    let others = search.prop.values(&root, cell) & !(1 << (value - 1));
+                    search.prop.remove(&mut root, cell, others);
                 }
-            };
-            match flow {
-                ControlFlow::Continue(()) => break,
-                ControlFlow::Break(Stop::Asked) => return search.counters,
-                ControlFlow::Break(Stop::Restart) => {
-                    search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
-                    search.failures_before = search.counters.failures;
+                search.counters.nodes += 1;
+                let flow = match search.propagate(&mut root) {
+                    Ok(()) => search.branch(&root, 0),
+                    Err(_) => {
+                        search.counters.failures += 1;
+                        ControlFlow::Continue(())
+                    }
+                };
+                match flow {
+                    ControlFlow::Continue(()) => break,
+                    ControlFlow::Break(Stop::Asked) => break 'cubes false,
+                    ControlFlow::Break(Stop::Restart) => {
+                        search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
+                        search.failures_before = search.counters.failures;
+                    }
                 }
             }
         }
-    }
-    search.counters.complete = true;
-    search.counters
+        true
+    };
+    search.levels.root = root;
+    search.finish()
+}
+
+/// The boards of the root and of each level below it, and the path to the
+/// current node: sized for one puzzle but kept on the thread for the next
+/// (see `spare.rs`).
+#[derive(Default)]
+struct Levels<const W: usize> {
+    root: Vec<Bits<W>>,
+    /// Boards reused level by level, so that a node allocates nothing.
+    stack: Vec<Vec<Bits<W>>>,
+    /// The decisions from the root to the current node.
+    path: Vec<Decision>,
 }
 
 struct Search<'a, 'f, const W: usize> {
@@ -157,10 +175,7 @@ struct Search<'a, 'f, const W: usize> {
     on_solution: &'f mut dyn FnMut(&Grid) -> ControlFlow<()>,
     give_up: &'f mut dyn FnMut(u64, u64) -> bool,
     counters: Counters,
-    /// Boards reused level by level, so that a node allocates nothing.
-    stack: Vec<Vec<Bits<W>>>,
-    /// The decisions from the root to the current node.
-    path: Vec<Decision>,
+    levels: Box<Levels<W>>,
     nogoods: Nogoods,
     /// Failures allowed in this run before a restart, and failures before it.
     cutoff: u64,
@@ -186,8 +201,7 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
             on_solution,
             give_up,
             counters: Counters::default(),
-            stack: Vec::new(),
-            path: Vec::new(),
+            levels: spare::take(),
             nogoods: Nogoods::default(),
             cutoff: restarts.map_or(u64::MAX, |r| r.first),
             restart_after_a_solution: restarts.is_some_and(|r| r.after_a_solution),
@@ -195,6 +209,15 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
             solutions_before: 0,
             last_conflict: None,
         }
+    }
+
+    /// What the search did, giving its buffers back to the thread.
+    fn finish(self) -> Counters {
+        let mut levels = self.levels;
+        levels.path.clear();
+        spare::give(levels);
+        self.prop.finish();
+        self.counters
     }
 
     /// Propagates, with the nogoods, until neither prunes anything more.
@@ -212,18 +235,18 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
         let Some(cell) = self.most_constrained(boards) else {
             return self.report(boards).map_break(|()| Stop::Asked);
         };
-        if self.stack.len() <= depth {
-            self.stack.push(Vec::with_capacity(boards.len()));
+        if self.levels.stack.len() <= depth {
+            self.levels.stack.push(Vec::with_capacity(boards.len()));
         }
-        let mut child = std::mem::take(&mut self.stack[depth]);
+        let mut child = std::mem::take(&mut self.levels.stack[depth]);
         let mut choices = self.prop.values(boards, cell);
         let mut flow = ControlFlow::Continue(());
-        self.path.push(Decision { cell, value: 0, finished: 0 });
+        self.levels.path.push(Decision { cell, value: 0, finished: 0 });
         let mut held = false;
         while choices != 0 && flow.is_continue() {
             let v = choices.trailing_zeros() as usize;
             choices &= choices - 1;
-            self.path[depth].value = v;
+            self.levels.path[depth].value = v;
             child.clear();
             child.extend_from_slice(boards);
             self.prop.propagated(boards);
@@ -246,10 +269,10 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
                 }
             }
             if flow.is_continue() {
-                self.path[depth].finished |= 1 << v;
+                self.levels.path[depth].finished |= 1 << v;
                 let may_restart = self.counters.solutions == self.solutions_before || self.restart_after_a_solution;
                 if may_restart && self.counters.failures - self.failures_before >= self.cutoff {
-                    self.nogoods.learn(&self.path);
+                    self.nogoods.learn(&self.levels.path);
                     flow = ControlFlow::Break(Stop::Restart);
                 }
             }
@@ -257,8 +280,8 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
         if flow.is_continue() && !held {
             self.last_conflict = Some(cell);
         }
-        self.path.pop();
-        self.stack[depth] = child;
+        self.levels.path.pop();
+        self.levels.stack[depth] = child;
         flow
     }
 
@@ -300,7 +323,7 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
                 }
             }
         }
-        let weight = &self.prop.weight;
+        let weight = self.prop.weight();
         heaviest_of_two(&open, &digits, weight, self.prop.max_weight).or_else(|| lightest_load(&open, &digits, weight))
     }
 
@@ -424,7 +447,8 @@ mod tests {
         let layout = Layout::new(puzzle);
         let (mut give_up, mut on_solution) = (|_, _| false, |_: &Grid| ControlFlow::Continue(()));
         let mut search = Search::<1>::new(&layout, None, &mut give_up, &mut on_solution);
-        let mut root = search.prop.root();
+        let mut root = Vec::new();
+        search.prop.root(&mut root);
         search.propagate(&mut root).unwrap();
         let usual = search.most_constrained(&root).unwrap();
         let open = and_not(&search.prop.all, &root[layout.size]);

@@ -5,6 +5,7 @@
 use super::cage;
 use super::layout::{CageLayout, Layout, Part, members};
 use super::memo::{self, Memo};
+use super::spare;
 
 /// Propagation found a cell with no candidate left, or a value with no
 /// place in a group: this branch holds no solution.
@@ -90,13 +91,25 @@ pub(super) struct Propagator<'a, const W: usize> {
     full_groups: &'a [u64],
     /// Cells whose candidates changed since their cages were last marked.
     changed: Bits<W>,
-    /// For each value, its places when hidden singles were last looked
-    /// for: only groups with a cell that lost the value since need a look.
-    seen: Vec<Bits<W>>,
     /// For each cell, the full groups it is in, as a set of group indices
     /// (`group_words` words each).
     groups_of: &'a [u64],
     group_words: usize,
+    /// Work lists, kept from one search to the next on the thread.
+    work: Box<Work<W>>,
+    /// Cage supports already worked out.
+    memo: Memo,
+    /// The largest weight (see [`Work::weight`]).
+    pub max_weight: u32,
+}
+
+/// The lists a propagator works in, sized for one puzzle but kept on the
+/// thread for the next (see `spare.rs`).
+#[derive(Default)]
+pub(super) struct Work<const W: usize> {
+    /// For each value, its places when hidden singles were last looked
+    /// for: only groups with a cell that lost the value since need a look.
+    seen: Vec<Bits<W>>,
     /// Cages with a cell that changed since the cage was last revised.
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
@@ -104,13 +117,24 @@ pub(super) struct Propagator<'a, const W: usize> {
     sets: Vec<u32>,
     keep: Vec<u32>,
     required: Vec<u32>,
-    /// Cage supports already worked out.
-    memo: Memo,
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     pub weight: Vec<u32>,
-    /// The largest weight.
-    pub max_weight: u32,
+}
+
+impl<const W: usize> Work<W> {
+    /// Lists for a search of `layout`, in those the thread kept, if any.
+    fn new(layout: &Layout) -> Box<Self> {
+        let mut work = spare::take::<Work<W>>();
+        work.seen.clear();
+        work.seen.resize(layout.size, [0; W]);
+        work.dirty.clear();
+        work.is_dirty.clear();
+        work.is_dirty.resize(layout.cage_count(), false);
+        work.weight.clear();
+        work.weight.resize(layout.size * layout.size, 1);
+        work
+    }
 }
 
 impl<'a, const W: usize> Propagator<'a, W> {
@@ -124,31 +148,35 @@ impl<'a, const W: usize> Propagator<'a, W> {
             peers: &shape.peers,
             full_groups: &shape.full_groups,
             changed: [0; W],
-            seen: vec![[0; W]; layout.size],
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
-            dirty: Vec::new(),
-            is_dirty: vec![false; layout.cage_count()],
-            sets: Vec::new(),
-            keep: Vec::new(),
-            required: Vec::new(),
+            work: Work::new(layout),
             memo: Memo::default(),
-            weight: vec![1; layout.size * layout.size],
             max_weight: 1,
         }
     }
 
-    /// The root: every value a candidate everywhere but where a given says
-    /// otherwise, every cage to be revised.
-    pub fn root(&mut self) -> Vec<Bits<W>> {
+    /// Gives the work lists back to the thread, for the next search.
+    pub fn finish(self) {
+        spare::give(self.work);
+    }
+
+    /// How many contradictions `cell` took part in, plus one.
+    pub fn weight(&self) -> &[u32] {
+        &self.work.weight
+    }
+
+    /// The root, into `boards`: every value a candidate everywhere but
+    /// where a given says otherwise, every cage to be revised.
+    pub fn root(&mut self, boards: &mut Vec<Bits<W>>) {
         let open = and_not(&self.all, set(&self.layout.given, 0));
-        let mut boards: Vec<Bits<W>> = (0..self.size)
-            .map(|v| std::array::from_fn(|i| open[i] | set::<W>(&self.layout.given_values, v)[i]))
-            .collect();
+        boards.clear();
+        boards.extend(
+            (0..self.size).map(|v| std::array::from_fn(|i| open[i] | set::<W>(&self.layout.given_values, v)[i])),
+        );
         boards.push([0; W]);
         self.changed = self.all;
-        self.seen.fill(self.all);
-        boards
+        self.work.seen.fill(self.all);
     }
 
     /// The values still possible in `cell`, as a set (bit v for value v + 1).
@@ -196,8 +224,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
     pub fn run(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
         let result = self.fixpoint(boards);
         if result.is_err() {
-            for cage in self.dirty.drain(..) {
-                self.is_dirty[cage] = false;
+            for cage in self.work.dirty.drain(..) {
+                self.work.is_dirty[cage] = false;
             }
             self.changed = [0; W];
         }
@@ -215,8 +243,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// Counts a contradiction against `cells`.
     fn blame(&mut self, cells: impl IntoIterator<Item = usize>) {
         for cell in cells {
-            self.weight[cell] = self.weight[cell].saturating_add(1);
-            self.max_weight = self.max_weight.max(self.weight[cell]);
+            self.work.weight[cell] = self.work.weight[cell].saturating_add(1);
+            self.max_weight = self.max_weight.max(self.work.weight[cell]);
         }
     }
 
@@ -256,7 +284,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// Records `boards`, propagated, as the state that hidden singles were
     /// last looked for in: to call before deciding on a copy of them.
     pub fn propagated(&mut self, boards: &Boards<W>) {
-        self.seen.copy_from_slice(&boards[..self.size]);
+        self.work.seen.copy_from_slice(&boards[..self.size]);
     }
 
     /// Places every value that has one place left in a full group; fails
@@ -265,11 +293,11 @@ impl<'a, const W: usize> Propagator<'a, W> {
     fn hidden_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let mut found = false;
         for v in 0..self.size {
-            let lost = and_not(&self.seen[v], &boards[v]);
+            let lost = and_not(&self.work.seen[v], &boards[v]);
             if is_empty(&lost) {
                 continue;
             }
-            self.seen[v] = boards[v];
+            self.work.seen[v] = boards[v];
             // The groups to look at, one word of group indices at a time
             // (one word in all for up to 64 groups: every grid up to 21×21
             // with boxes).
@@ -311,16 +339,16 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.changed = [0; W];
         for cell in members(&touched) {
             if let Some(cage) = self.layout.cage_of[cell] {
-                if !self.is_dirty[cage] {
-                    self.is_dirty[cage] = true;
-                    self.dirty.push(cage);
+                if !self.work.is_dirty[cage] {
+                    self.work.is_dirty[cage] = true;
+                    self.work.dirty.push(cage);
                 }
             }
         }
         let mut found = false;
         let layout = self.layout;
-        while let Some(index) = self.dirty.pop() {
-            self.is_dirty[index] = false;
+        while let Some(index) = self.work.dirty.pop() {
+            self.work.is_dirty[index] = false;
             let cage = layout.cage(index);
             found |= self.revise(boards, index, &cage)?;
             // What a cage removes itself does not call for revising it again.
@@ -337,11 +365,11 @@ impl<'a, const W: usize> Propagator<'a, W> {
         if let &[a, b] = cage.cells {
             return self.revise_pair(boards, cage, a, b);
         }
-        let mut sets = std::mem::take(&mut self.sets);
-        let mut keep = std::mem::take(&mut self.keep);
+        let mut sets = std::mem::take(&mut self.work.sets);
+        let mut keep = std::mem::take(&mut self.work.keep);
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
-        let mut required = std::mem::take(&mut self.required);
+        let mut required = std::mem::take(&mut self.work.required);
         // Memoised when the sets and the required values each fit in a word.
         let fits = sets.len() > 2 && cage.parts.len() * self.size <= 64;
         let packed = if fits { memo::pack(&sets, self.size) } else { None };
@@ -378,9 +406,9 @@ impl<'a, const W: usize> Propagator<'a, W> {
                 }
             }
         }
-        self.sets = sets;
-        self.keep = keep;
-        self.required = required;
+        self.work.sets = sets;
+        self.work.keep = keep;
+        self.work.required = required;
         result
     }
 
