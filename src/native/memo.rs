@@ -15,12 +15,12 @@ const ENTRIES: usize = 1 << 12;
 struct Entry {
     cage: u32,
     stamp: u32,
-    sets: u64,
-    keep: u64,
-    required: u64,
+    sets: u128,
+    keep: u128,
+    required: u128,
 }
 
-/// Supports of cages whose cells' sets fit in 64 bits together, in a
+/// Supports of cages whose cells' sets fit in 128 bits together (up to 5 cells of a 25×25), in a
 /// direct-mapped table: a new revision replaces the one in its slot.
 ///
 /// The table is kept on the thread from one search to the next, since
@@ -63,27 +63,28 @@ impl Drop for Memo {
     }
 }
 
-/// Sets of values, `size` bits a set, if they fit in 64 bits.
-pub(super) fn pack(sets: &[u32], size: usize) -> Option<u64> {
-    (sets.len() * size <= 64).then(|| sets.iter().rev().fold(0u64, |acc, &s| (acc << size) | u64::from(s)))
+/// Sets of values, `size` bits a set, if they fit in 128 bits.
+pub(super) fn pack(sets: &[u32], size: usize) -> Option<u128> {
+    (sets.len() * size <= 128).then(|| sets.iter().rev().fold(0u128, |acc, &s| (acc << size) | u128::from(s)))
 }
 
 /// The `count` sets of [`pack`]ed, into `sets`.
-pub(super) fn unpack(packed: u64, count: usize, size: usize, sets: &mut Vec<u32>) {
-    let mask = (1u64 << size) - 1;
+pub(super) fn unpack(packed: u128, count: usize, size: usize, sets: &mut Vec<u32>) {
+    let mask = (1u128 << size) - 1;
     sets.clear();
     sets.extend((0..count).map(|i| (packed >> (i * size) & mask) as u32));
 }
 
 impl Memo {
-    fn slot(cage: usize, sets: u64) -> usize {
-        let hash = (sets ^ (cage as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn slot(cage: usize, sets: u128) -> usize {
+        let folded = sets as u64 ^ (sets >> 64) as u64;
+        let hash = (folded ^ (cage as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (hash >> 52) as usize & (ENTRIES - 1)
     }
 
     /// The supports and required values remembered for `cage` with its
     /// cells' `sets`, all packed.
-    pub fn get(&self, cage: usize, sets: u64) -> Option<(u64, u64)> {
+    pub fn get(&self, cage: usize, sets: u128) -> Option<(u128, u128)> {
         let entry = self.entries.get(Self::slot(cage, sets))?;
         (entry.stamp == self.stamp && entry.cage == cage as u32 && entry.sets == sets)
             .then_some((entry.keep, entry.required))
@@ -91,7 +92,7 @@ impl Memo {
 
     /// Remembers the supports `keep` and the `required` values of `cage`
     /// with `sets`, all packed.
-    pub fn put(&mut self, cage: usize, sets: u64, keep: u64, required: u64) {
+    pub fn put(&mut self, cage: usize, sets: u128, keep: u128, required: u128) {
         if self.entries.is_empty() {
             self.entries = vec![Entry::default(); ENTRIES];
         }
@@ -107,7 +108,8 @@ mod tests {
     fn remembers_by_cage_and_sets() {
         let sets = pack(&[0b011, 0b110, 0b101], 3).unwrap();
         assert_eq!(sets, 0b101_110_011);
-        assert_eq!(pack(&[1; 8], 9), None, "72 bits do not fit");
+        assert_eq!(pack(&[1; 6], 25), None, "150 bits do not fit");
+        assert_eq!(pack(&[1; 5], 25), Some((0..5).map(|i| 1 << (25 * i)).sum()), "125 bits do");
         let mut memo = Memo::default();
         assert_eq!(memo.get(4, sets), None);
         memo.put(4, sets, 0b001_010_011, 0b011);

@@ -370,8 +370,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let mut required = std::mem::take(&mut self.work.required);
-        // Memoised when the sets and the required values each fit in a word.
-        let fits = sets.len() > 2 && cage.parts.len() * self.size <= 64;
+        // Memoised when the sets and the required values each fit in 128 bits.
+        let fits = sets.len() > 2 && cage.parts.len() * self.size <= 128;
         let packed = if fits { memo::pack(&sets, self.size) } else { None };
         match packed.and_then(|p| self.memo.get(index, p)) {
             Some((packed_keep, packed_required)) => {
