@@ -25,6 +25,8 @@ use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 #[cfg(test)]
 use super::layout::Layout;
 use super::layout::{CageLayout, Part};
+use std::ops::{BitAnd, BitOr, Shl, Shr};
+
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
@@ -226,25 +228,58 @@ fn value_bit(target: Option<u64>, size: usize) -> u32 {
 /// so this works for targets below 128 (and cages of at most 64 cells);
 /// beyond, it falls back to bounds.
 fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
-    if target >= 128 || sets.len() > 64 {
-        return sum_bounds(sets, target, keep);
+    // A word's sets where they do: shifting a u128 costs several
+    // instructions, and a sum cage of a 25×25 is revised at every node.
+    match (target, sets.len()) {
+        (0..64, 0..=16) => reachable_sums::<u64, 17>(sets, target, keep),
+        (0..128, 0..=64) => reachable_sums::<u128, 65>(sets, target, keep),
+        _ => sum_bounds(sets, target, keep),
     }
+}
+
+/// A set of sums from 0 up, one bit a sum, of [`sum_support`].
+trait Sums:
+    Copy
+    + Default
+    + BitOr<Output = Self>
+    + BitAnd<Output = Self>
+    + Shl<u64, Output = Self>
+    + Shr<u64, Output = Self>
+    + PartialEq
+{
+    const ZERO: Self;
+    const ONE: Self;
+}
+
+impl Sums for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+}
+
+impl Sums for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+}
+
+/// [`sum_support`] in sets of sums of type `S`, which must hold `target`,
+/// for at most `M - 1` cells. Sums above the target fall off the top.
+fn reachable_sums<S: Sums, const M: usize>(sets: &[u32], target: u64, keep: &mut [u32]) {
     // `before[i]`: the sums of cells before i; `after`: the sums of cells
     // before i that the cells from i on can complete to the target.
-    let mut before = [0u128; 65];
-    before[0] = 1;
+    let mut before = [S::ZERO; M];
+    before[0] = S::ONE;
     for (i, &set) in sets.iter().enumerate() {
-        before[i + 1] = values(set).fold(0, |sums, v| sums | before[i] << v);
+        before[i + 1] = values(set).fold(S::ZERO, |sums, v| sums | before[i] << v);
     }
-    let mut after = 1u128 << target;
+    let mut after = S::ONE << target;
     for (i, &set) in sets.iter().enumerate().rev() {
-        let mut next = 0;
+        let mut next = S::ZERO;
         for v in values(set) {
             let completed = after >> v;
-            if before[i] & completed != 0 {
+            if before[i] & completed != S::ZERO {
                 keep[i] |= 1 << (v - 1);
             }
-            next |= completed;
+            next = next | completed;
         }
         after = next;
     }
