@@ -120,6 +120,11 @@ pub(super) struct Work<const W: usize> {
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     pub weight: Vec<u32>,
+    /// For each value, the full groups it was placed in during this
+    /// propagation (`group_words` words a value): hidden singles need no
+    /// look there, though the cells that lost the value on placing it lie
+    /// in them.
+    placed_in: Vec<u64>,
 }
 
 impl<const W: usize> Work<W> {
@@ -133,6 +138,8 @@ impl<const W: usize> Work<W> {
         work.is_dirty.resize(layout.cage_count(), false);
         work.weight.clear();
         work.weight.resize(layout.size * layout.size, 1);
+        work.placed_in.clear();
+        work.placed_in.resize(layout.size * layout.shape.group_words, 0);
         work
     }
 }
@@ -201,6 +208,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
         board[word] |= bit;
         clear(board, set(self.peers, cell), &mut self.changed);
         self.changed[word] |= bit;
+        let gw = self.group_words;
+        for k in 0..gw {
+            self.work.placed_in[v * gw + k] |= self.groups_of[cell * gw + k];
+        }
     }
 
     /// Removes the values `gone` (bit v for value v + 1) from the
@@ -222,6 +233,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
 
     /// Propagates until nothing changes.
     pub fn run(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
+        self.work.placed_in.fill(0);
         let result = self.fixpoint(boards);
         if result.is_err() {
             for cage in self.work.dirty.drain(..) {
@@ -303,7 +315,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
             // with boxes).
             let gw = self.group_words;
             for k in 0..gw {
-                let mut word = members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k]);
+                let look = members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k]);
+                let mut word = look & !self.work.placed_in[v * gw + k];
                 while word != 0 {
                     let g = k * 64 + word.trailing_zeros() as usize;
                     word &= word - 1;
