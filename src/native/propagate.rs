@@ -208,6 +208,11 @@ impl<'a, const W: usize> Propagator<'a, W> {
         board[word] |= bit;
         clear(board, set(self.peers, cell), &mut self.changed);
         self.changed[word] |= bit;
+        self.note_placed(cell, v);
+    }
+
+    /// Notes that value `v` (from 0) was placed in the groups of `cell`.
+    fn note_placed(&mut self, cell: usize, v: usize) {
         let gw = self.group_words;
         for k in 0..gw {
             self.work.placed_in[v * gw + k] |= self.groups_of[cell * gw + k];
@@ -279,15 +284,30 @@ impl<'a, const W: usize> Propagator<'a, W> {
         if is_empty(&singles) {
             return Ok(false);
         }
+        // The singles of each value are placed together: the value leaves
+        // every peer of them (their other boards have nothing to clear).
         for v in 0..self.size {
             let mine = and(&singles, &boards[v]);
+            if is_empty(&mine) {
+                continue;
+            }
+            let mut peers = [0u64; W];
             for cell in members(&mine) {
-                // An earlier placement may have taken this cell's last value.
-                if !has(&boards[v], cell) {
+                // An earlier single's placement takes this cell's last value.
+                if has(&peers, cell) {
                     self.blame([cell]);
                     return Err(Contradiction);
                 }
-                self.place(boards, cell, v);
+                let theirs = set::<W>(self.peers, cell);
+                for i in 0..W {
+                    peers[i] |= theirs[i];
+                }
+                self.note_placed(cell, v);
+            }
+            clear(&mut boards[v], &peers, &mut self.changed);
+            for i in 0..W {
+                boards[self.size][i] |= mine[i];
+                self.changed[i] |= mine[i];
             }
         }
         Ok(true)
