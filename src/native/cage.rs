@@ -19,14 +19,14 @@
 //! is stronger than either alone: it makes the search trees of Keen's 9×9
 //! puzzles, standard and no-op, 3 to 6 times smaller.
 
+use std::ops::{BitAnd, BitOr, Shl, Shr};
+
 #[cfg(test)]
 use super::factors::of_target;
 use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 #[cfg(test)]
 use super::layout::Layout;
 use super::layout::{CageLayout, Part};
-use std::ops::{BitAnd, BitOr, Shl, Shr};
-
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
@@ -239,13 +239,7 @@ fn sum_support(sets: &[u32], target: u64, keep: &mut [u32]) {
 
 /// A set of sums from 0 up, one bit a sum, of [`sum_support`].
 trait Sums:
-    Copy
-    + Default
-    + BitOr<Output = Self>
-    + BitAnd<Output = Self>
-    + Shl<u64, Output = Self>
-    + Shr<u64, Output = Self>
-    + PartialEq
+    Copy + BitOr<Output = Self> + BitAnd<Output = Self> + Shl<u64, Output = Self> + Shr<u64, Output = Self> + PartialEq
 {
     const ZERO: Self;
     const ONE: Self;

@@ -20,8 +20,9 @@ struct Entry {
     required: u128,
 }
 
-/// Supports of cages whose cells' sets fit in 128 bits together (up to 5 cells of a 25×25), in a
-/// direct-mapped table: a new revision replaces the one in its slot.
+/// Supports of cages whose cells' sets fit in 128 bits together (up to 5
+/// cells of a 25×25), in a direct-mapped table: a new revision replaces the
+/// one in its slot.
 ///
 /// The table is kept on the thread from one search to the next, since
 /// clearing it would cost an easy puzzle more than its search: each search

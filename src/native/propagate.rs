@@ -119,7 +119,7 @@ pub(super) struct Work<const W: usize> {
     required: Vec<u32>,
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
-    pub weight: Vec<u32>,
+    weight: Vec<u32>,
     /// For each value, the full groups it was placed in during this
     /// propagation (`group_words` words a value): hidden singles need no
     /// look there, though the cells that lost the value on placing it lie
