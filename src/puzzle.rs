@@ -584,6 +584,14 @@ impl Grid {
         self.size
     }
 
+    /// Rewrites the values in place (row-major), so that a backend hands
+    /// out every solution in one grid instead of allocating one each:
+    /// `fill` must leave every value in `1..=N`.
+    pub(crate) fn refill(&mut self, fill: impl FnOnce(&mut [u8])) {
+        fill(&mut self.values);
+        debug_assert!(self.values.iter().all(|&v| v >= 1 && usize::from(v) <= self.size), "a value out of range");
+    }
+
     /// The value of a cell.
     pub fn get(&self, cell: Cell) -> u8 {
         self.values[cell.index(self.size)]

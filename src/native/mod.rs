@@ -168,6 +168,8 @@ struct Levels<const W: usize> {
     stack: Vec<Vec<Bits<W>>>,
     /// The decisions from the root to the current node.
     path: Vec<Decision>,
+    /// The grid each solution is handed out in, refilled for the next.
+    grid: Option<Grid>,
 }
 
 struct Search<'a, 'f, const W: usize> {
@@ -329,15 +331,20 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
         let size = self.prop.layout.size;
-        let mut values = vec![0u8; size * size];
-        for (v, board) in boards[..size].iter().enumerate() {
-            for cell in members(board) {
-                values[cell] = v as u8 + 1;
+        let grid = match &mut self.levels.grid {
+            Some(grid) if grid.size() == size => grid,
+            kept => kept.insert(Grid::new(size, vec![1; size * size]).expect("ones make a grid")),
+        };
+        // Every cell is placed, so each is in exactly one value's board.
+        grid.refill(|values| {
+            for (v, board) in boards[..size].iter().enumerate() {
+                for cell in members(board) {
+                    values[cell] = v as u8 + 1;
+                }
             }
-        }
-        let grid = Grid::new(size, values).expect("a fully placed board is a grid");
+        });
         self.counters.solutions += 1;
-        (self.on_solution)(&grid)
+        (self.on_solution)(grid)
     }
 }
 
