@@ -158,9 +158,9 @@ fn search<const W: usize>(
     search.finish()
 }
 
-/// The boards of the root and of each level below it, and the path to the
-/// current node: sized for one puzzle but kept on the thread for the next
-/// (see `spare.rs`).
+/// The boards of the root and of each level below it, the path to the
+/// current node and the grid of the solutions: sized for one puzzle but
+/// kept on the thread for the next (see `spare.rs`).
 #[derive(Default)]
 struct Levels<const W: usize> {
     root: Vec<Bits<W>>,
