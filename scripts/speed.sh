@@ -85,12 +85,12 @@ sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
     [ -f "$file" ] || return 0
     local n t mine solving peer=- ratio=-
     n=$(grep -cv '^#' "$file")
-    t=$(median_time "$cagey" count --jobs 1 $args "$file")
+    t=$(median_time "$cagey" count --jobs 1 --backend native $args "$file")
     if [ "$unit" = puzzles ]; then
         mine=$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')
     else
         local total
-        total=$("$cagey" count --jobs 1 "$file" | awk '{ s += $1 } END { print s }')
+        total=$("$cagey" count --jobs 1 --backend native "$file" | awk '{ s += $1 } END { print s }')
         mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
     fi
     local limit=${args##* }
@@ -109,7 +109,7 @@ sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_
 sudoku_row "count every solution, serg set" "$sudoku/puzzles7_serg_benchmark" "" countall solutions
 if [ "${BAND1:-0}" = 1 ]; then
     runs=1 sudoku_row "count every solution, band1" "$sudoku/band1_completions_10.txt" "" countall solutions
-    /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 "$sudoku/band1_completions_10.txt" >/dev/null
+    /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 --backend native "$sudoku/band1_completions_10.txt" >/dev/null
 fi
 
 echo
