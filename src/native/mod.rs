@@ -24,7 +24,7 @@ use crate::stats::Stats;
 use layout::Layout;
 use layout::members;
 use nogoods::{Decision, Nogoods};
-use propagate::{Bits, Boards, Contradiction, Propagator, and, and_not, is_empty};
+use propagate::{Bits, Boards, Contradiction, Propagator, and, and_not, has, is_empty};
 
 /// What a native search did.
 #[derive(Default)]
@@ -308,7 +308,7 @@ impl<'a, 'f, const W: usize> Search<'a, 'f, W> {
         if is_empty(&open) {
             return None;
         }
-        if let Some(cell) = self.last_conflict.filter(|&c| open[c / 64] & (1 << (c % 64)) != 0) {
+        if let Some(cell) = self.last_conflict.filter(|&c| has(&open, c)) {
             return Some(cell);
         }
         let mut digits = [[0u64; W]; 5];

@@ -40,7 +40,7 @@ pub(super) fn is_empty<const W: usize>(a: &Bits<W>) -> bool {
     a.iter().all(|&w| w == 0)
 }
 
-fn has<const W: usize>(a: &Bits<W>, cell: usize) -> bool {
+pub(super) fn has<const W: usize>(a: &Bits<W>, cell: usize) -> bool {
     a[cell / 64] & (1 << (cell % 64)) != 0
 }
 
