@@ -221,13 +221,13 @@ impl<'a, const W: usize> Propagator<'a, W> {
 
     /// Removes the values `gone` (bit v for value v + 1) from the
     /// candidates of `cell`, leaving the rest to the next propagation.
-    pub fn remove(&mut self, boards: &mut Boards<W>, cell: usize, mut gone: u32) {
-        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-        self.changed[word] |= bit;
-        while gone != 0 {
-            let v = gone.trailing_zeros() as usize;
-            gone &= gone - 1;
-            boards[v][word] &= !bit;
+    pub fn remove(&mut self, boards: &mut Boards<W>, cell: usize, gone: u32) {
+        let (word, shift) = (cell / 64, cell % 64);
+        self.changed[word] |= 1 << shift;
+        // Every board, without a branch on which values go: cheaper than
+        // the mispredicted branches of a loop over `gone`.
+        for (v, board) in boards[..self.size].iter_mut().enumerate() {
+            board[word] &= !(u64::from(gone >> v & 1) << shift);
         }
     }
 
