@@ -159,7 +159,11 @@ impl<'a> Exact<'a> {
     /// least and the most the cells from `i` on can add to a sum.
     fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>, bounds: (u64, u64)) {
         // The values of the cells before i that share a group with cell i.
-        let taken = (0..i).filter(|&j| self.apart[i] & (1 << j) != 0).fold(0u32, |t, j| t | 1 << (self.values[j] - 1));
+        // Here and at the last cell, no branch on the values or on what
+        // they complete: the processor cannot guess those (see
+        // `pair_supports`).
+        let chosen = |j: usize, cells: u64| 0u32.wrapping_sub((cells >> j) as u32 & 1) & 1 << (self.values[j] - 1);
+        let taken = (0..i).fold(0u32, |t, j| t | chosen(j, self.apart[i]));
         if i + 1 == self.sets.len() {
             // The last cell: the values that complete the sum or the
             // product, looked up instead of tried one by one.
@@ -167,26 +171,19 @@ impl<'a> Exact<'a> {
             let needed =
                 bit(self.sum_goal.and_then(|goal| goal.checked_sub(sum))) | bit(rest.as_ref().and_then(value_of));
             let last = self.sets[i] & !taken & needed;
-            if last != 0 {
-                for (keep, &v) in self.keep.iter_mut().zip(&self.values[..i]) {
-                    *keep |= 1 << (v - 1);
-                }
-                self.keep[i] |= last;
-                for (&Part { cells: part, .. }, required) in self.parts.iter().zip(self.required.iter_mut()) {
-                    let mut before = 0u32;
-                    for j in 0..i {
-                        if part & (1 << j) != 0 {
-                            before |= 1 << (self.values[j] - 1);
-                        }
-                    }
-                    if part & (1 << i) != 0 {
-                        for x in values(last) {
-                            *required &= before | 1 << (x - 1);
-                        }
-                    } else {
-                        *required &= before;
-                    }
-                }
+            // All ones if the values complete, else nothing.
+            let complete = 0u32.wrapping_sub(u32::from(last != 0));
+            for (keep, &v) in self.keep.iter_mut().zip(&self.values[..i]) {
+                *keep |= complete & 1 << (v - 1);
+            }
+            self.keep[i] |= last;
+            // The values every completion puts in a part: those before i,
+            // and the last cell's if it has only one.
+            let only = if last.is_power_of_two() { last } else { 0 };
+            for (&Part { cells: part, .. }, required) in self.parts.iter().zip(self.required.iter_mut()) {
+                let before = (0..i).fold(0u32, |t, j| t | chosen(j, part));
+                let mine = if part & (1 << i) != 0 { only } else { 0 };
+                *required &= before | mine | !complete;
             }
             return;
         }
