@@ -21,9 +21,11 @@ pub(super) struct Divisors {
     words: usize,
     /// The number of the target itself, the largest divisor.
     top: usize,
-    /// For each value v (index v), the step its product adds to a number,
-    /// or `None` if v does not divide the target.
-    step: [Option<usize>; 26],
+    /// The values that divide the target (bit v - 1 for value v).
+    dividing: u32,
+    /// For each value v (index v) that divides the target, the step its
+    /// product adds to a number.
+    step: [usize; 26],
     /// For each value v (index v), the divisors d with d·v dividing the
     /// target (`words` words each).
     fits: Vec<u64>,
@@ -64,14 +66,15 @@ impl Divisors {
                 *e = 0;
             }
         }
-        let mut step = [None; 26];
+        let (mut dividing, mut step) = (0, [0; 26]);
         let mut fits = vec![0; (size + 1) * words];
         for v in 1..=size {
             let f = &OF_VALUE[v];
             if f.iter().zip(target).any(|(a, b)| a > b) {
                 continue;
             }
-            step[v] = Some(number(f));
+            dividing |= 1 << (v - 1);
+            step[v] = number(f);
             let mine = &mut fits[v * words..(v + 1) * words];
             mine.fill(u64::MAX);
             for (p, &e) in f.iter().enumerate() {
@@ -80,7 +83,7 @@ impl Divisors {
                 mine.iter_mut().zip(allowed).for_each(|(m, a)| *m &= a);
             }
         }
-        Some(Divisors { words, top: count - 1, step, fits })
+        Some(Divisors { words, top: count - 1, dividing, step, fits })
     }
 
     /// Adds to `keep[i]` the values of cell i that some choice of values
@@ -105,11 +108,9 @@ impl Divisors {
         let mut before = [[0u64; W]; 65];
         before[0][0] = 1;
         for (i, &set) in sets.iter().enumerate() {
-            for v in values(set) {
-                if let Some(step) = self.step[v] {
-                    let next = shifted_up(&and(&before[i], fits(v)), step);
-                    before[i + 1] = or(&before[i + 1], &next);
-                }
+            for v in values(set & self.dividing) {
+                let next = shifted_up(&and(&before[i], fits(v)), self.step[v]);
+                before[i + 1] = or(&before[i + 1], &next);
             }
         }
         // `after`: the products of cells before i that the cells from i on
@@ -118,13 +119,11 @@ impl Divisors {
         after[self.top / 64] = 1 << (self.top % 64);
         for (i, &set) in sets.iter().enumerate().rev() {
             let mut next = [0; W];
-            for v in values(set) {
-                let Some(step) = self.step[v] else { continue };
+            for v in values(set & self.dividing) {
                 // The products d with d·v among `after`.
-                let completed = and(&shifted_down(&after, step), fits(v));
-                if completed.iter().zip(&before[i]).any(|(c, b)| c & b != 0) {
-                    keep[i] |= 1 << (v - 1);
-                }
+                let completed = and(&shifted_down(&after, self.step[v]), fits(v));
+                let met = completed.iter().zip(&before[i]).fold(0, |met, (c, b)| met | c & b);
+                keep[i] |= u32::from(met != 0) << (v - 1);
                 next = or(&next, &completed);
             }
             after = next;
