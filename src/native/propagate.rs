@@ -110,8 +110,12 @@ pub(super) struct Work<const W: usize> {
     /// For each value, its places when hidden singles were last looked
     /// for: only groups with a cell that lost the value since need a look.
     seen: Vec<Bits<W>>,
-    /// Cages with a cell that changed since the cage was last revised.
+    /// Cages with a cell that changed since the cage was last revised:
+    /// the first `dirty_len` of `dirty`, which has room for every cage and
+    /// one more, so that a cage is written there whether it is already in
+    /// or not (and counted only if not), without a branch on which.
     dirty: Vec<usize>,
+    dirty_len: usize,
     is_dirty: Vec<bool>,
     /// Scratch space for cage reasoning: candidate sets, then supports.
     sets: Vec<u32>,
@@ -134,6 +138,8 @@ impl<const W: usize> Work<W> {
         work.seen.clear();
         work.seen.resize(layout.size, [0; W]);
         work.dirty.clear();
+        work.dirty.resize(layout.cage_count() + 1, 0);
+        work.dirty_len = 0;
         work.is_dirty.clear();
         work.is_dirty.resize(layout.cage_count(), false);
         work.weight.clear();
@@ -241,9 +247,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.work.placed_in.fill(0);
         let result = self.fixpoint(boards);
         if result.is_err() {
-            for cage in self.work.dirty.drain(..) {
+            for &cage in &self.work.dirty[..self.work.dirty_len] {
                 self.work.is_dirty[cage] = false;
             }
+            self.work.dirty_len = 0;
             self.changed = [0; W];
         }
         result
@@ -370,17 +377,19 @@ impl<'a, const W: usize> Propagator<'a, W> {
     fn revise_cages(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let touched = and(&self.changed, &self.caged);
         self.changed = [0; W];
+        let work = &mut *self.work;
         for cell in members(&touched) {
             if let Some(cage) = self.layout.cage_of[cell] {
-                if !self.work.is_dirty[cage] {
-                    self.work.is_dirty[cage] = true;
-                    self.work.dirty.push(cage);
-                }
+                work.dirty[work.dirty_len] = cage;
+                work.dirty_len += usize::from(!work.is_dirty[cage]);
+                work.is_dirty[cage] = true;
             }
         }
         let mut found = false;
         let layout = self.layout;
-        while let Some(index) = self.work.dirty.pop() {
+        while self.work.dirty_len > 0 {
+            self.work.dirty_len -= 1;
+            let index = self.work.dirty[self.work.dirty_len];
             self.work.is_dirty[index] = false;
             let cage = layout.cage(index);
             found |= self.revise(boards, index, &cage)?;
