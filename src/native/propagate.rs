@@ -293,11 +293,15 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
         // The singles of each value are placed together: the value leaves
         // every peer of them (their other boards have nothing to clear).
-        for v in 0..self.size {
+        // The values that have singles, found without a branch on each.
+        let mut values = 0u32;
+        for (v, board) in boards[..self.size].iter().enumerate() {
+            values |= u32::from(!is_empty(&and(&singles, board))) << v;
+        }
+        while values != 0 {
+            let v = values.trailing_zeros() as usize;
+            values &= values - 1;
             let mine = and(&singles, &boards[v]);
-            if is_empty(&mine) {
-                continue;
-            }
             let mut peers = [0u64; W];
             for cell in members(&mine) {
                 // An earlier single's placement takes this cell's last value.
