@@ -293,7 +293,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
         // The singles of each value are placed together: the value leaves
         // every peer of them (their other boards have nothing to clear).
-        // The values that have singles, found without a branch on each.
+        // The values with singles are found first, without a branch on each.
         let mut values = 0u32;
         for (v, board) in boards[..self.size].iter().enumerate() {
             values |= u32::from(!is_empty(&and(&singles, board))) << v;
