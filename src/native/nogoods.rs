@@ -33,9 +33,9 @@ impl Nogoods {
     /// Removes from `boards` the values that a nogood rules out at this
     /// node. Reports whether anything went (so that propagation must run
     /// again), or a contradiction when a placed cell holds such a value.
-    pub fn apply<const W: usize>(
+    pub fn apply<const W: usize, const N: usize>(
         &self,
-        prop: &mut Propagator<'_, W>,
+        prop: &mut Propagator<'_, W, N>,
         boards: &mut Boards<W>,
     ) -> Result<bool, Contradiction> {
         let mut pruned = false;

@@ -79,8 +79,13 @@ fn single<const W: usize>(a: &Bits<W>) -> Option<usize> {
 /// The cage and group tables of a layout, seen as sets of `W` words, and
 /// work lists shared by every propagation of one search, so that nothing
 /// is allocated per node.
-pub(super) struct Propagator<'a, const W: usize> {
+///
+/// `N` is the grid's size when it is fixed at compile time, so that every
+/// loop over the values has a known count (see `mod.rs`), or 0 for a size
+/// read from the layout.
+pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     pub layout: &'a Layout,
+    /// The grid's size, whatever `N`.
     size: usize,
     /// Every cell of the grid.
     pub all: Bits<W>,
@@ -150,7 +155,7 @@ impl<const W: usize> Work<W> {
     }
 }
 
-impl<'a, const W: usize> Propagator<'a, W> {
+impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     pub fn new(layout: &'a Layout) -> Self {
         let shape = &*layout.shape;
         Propagator {
@@ -169,6 +174,12 @@ impl<'a, const W: usize> Propagator<'a, W> {
         }
     }
 
+    /// The grid's size: `N`, or the layout's when `N` is 0.
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        if N == 0 { self.size } else { N }
+    }
+
     /// Gives the work lists back to the thread, for the next search.
     pub fn finish(self) {
         spare::give(self.work);
@@ -185,7 +196,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let open = and_not(&self.all, set(&self.layout.given, 0));
         boards.clear();
         boards.extend(
-            (0..self.size).map(|v| std::array::from_fn(|i| open[i] | set::<W>(&self.layout.given_values, v)[i])),
+            (0..self.size()).map(|v| std::array::from_fn(|i| open[i] | set::<W>(&self.layout.given_values, v)[i])),
         );
         boards.push([0; W]);
         self.changed = self.all;
@@ -196,7 +207,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
     pub fn values(&self, boards: &Boards<W>, cell: usize) -> u32 {
         let (word, bit) = (cell / 64, cell % 64);
         let mut set = 0;
-        for (v, board) in boards[..self.size].iter().enumerate() {
+        for (v, board) in boards[..self.size()].iter().enumerate() {
             set |= ((board[word] >> bit) as u32 & 1) << v;
         }
         set
@@ -206,10 +217,10 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// candidate: the cell loses its other values, its peers lose `v`.
     pub fn place(&mut self, boards: &mut Boards<W>, cell: usize, v: usize) {
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-        for board in &mut boards[..self.size] {
+        for board in &mut boards[..self.size()] {
             board[word] &= !bit;
         }
-        boards[self.size][word] |= bit;
+        boards[self.size()][word] |= bit;
         let board = &mut boards[v];
         board[word] |= bit;
         clear(board, set(self.peers, cell), &mut self.changed);
@@ -232,14 +243,14 @@ impl<'a, const W: usize> Propagator<'a, W> {
         self.changed[word] |= 1 << shift;
         // Every board, without a branch on which values go: cheaper than
         // the mispredicted branches of a loop over `gone`.
-        for (v, board) in boards[..self.size].iter_mut().enumerate() {
+        for (v, board) in boards[..self.size()].iter_mut().enumerate() {
             board[word] &= !(u64::from(gone >> v & 1) << shift);
         }
     }
 
     /// Whether `cell` is placed, and with value `v` (from 0).
     pub fn holds(&self, boards: &Boards<W>, cell: usize, v: usize) -> bool {
-        has(&boards[self.size], cell) && has(&boards[v], cell)
+        has(&boards[self.size()], cell) && has(&boards[v], cell)
     }
 
     /// Propagates until nothing changes.
@@ -276,7 +287,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// with none. Reports whether anything was placed.
     fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let (mut once, mut twice) = ([0u64; W], [0u64; W]);
-        for board in &boards[..self.size] {
+        for board in &boards[..self.size()] {
             for i in 0..W {
                 twice[i] |= once[i] & board[i];
                 once[i] |= board[i];
@@ -287,7 +298,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             self.blame(members(&empty));
             return Err(Contradiction);
         }
-        let singles = and_not(&and_not(&once, &twice), &boards[self.size]);
+        let singles = and_not(&and_not(&once, &twice), &boards[self.size()]);
         if is_empty(&singles) {
             return Ok(false);
         }
@@ -295,7 +306,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         // every peer of them (their other boards have nothing to clear).
         // The values with singles are found first, without a branch on each.
         let mut values = 0u32;
-        for (v, board) in boards[..self.size].iter().enumerate() {
+        for (v, board) in boards[..self.size()].iter().enumerate() {
             values |= u32::from(!is_empty(&and(&singles, board))) << v;
         }
         while values != 0 {
@@ -317,7 +328,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
             }
             clear(&mut boards[v], &peers, &mut self.changed);
             for i in 0..W {
-                boards[self.size][i] |= mine[i];
+                boards[self.size()][i] |= mine[i];
                 self.changed[i] |= mine[i];
             }
         }
@@ -327,7 +338,8 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// Records `boards`, propagated, as the state that hidden singles were
     /// last looked for in: to call before deciding on a copy of them.
     pub fn propagated(&mut self, boards: &Boards<W>) {
-        self.work.seen.copy_from_slice(&boards[..self.size]);
+        let size = self.size();
+        self.work.seen.copy_from_slice(&boards[..size]);
     }
 
     /// Places every value that has one place left in a full group; fails
@@ -335,7 +347,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
     /// a place since the last look.
     fn hidden_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let mut found = false;
-        for v in 0..self.size {
+        for v in 0..self.size() {
             let lost = and_not(&self.work.seen[v], &boards[v]);
             if is_empty(&lost) {
                 continue;
@@ -364,7 +376,7 @@ impl<'a, const W: usize> Propagator<'a, W> {
         let group = set::<W>(self.full_groups, g);
         let places = and(&boards[v], group);
         match single(&places) {
-            Some(cell) if !has(&boards[self.size], cell) => {
+            Some(cell) if !has(&boards[self.size()], cell) => {
                 self.place(boards, cell, v);
                 Ok(true)
             }
@@ -417,18 +429,18 @@ impl<'a, const W: usize> Propagator<'a, W> {
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let mut required = std::mem::take(&mut self.work.required);
         // Memoised when the sets and the required values each fit in 128 bits.
-        let fits = sets.len() > 2 && cage.parts.len() * self.size <= 128;
-        let packed = if fits { memo::pack(&sets, self.size) } else { None };
+        let fits = sets.len() > 2 && cage.parts.len() * self.size() <= 128;
+        let packed = if fits { memo::pack(&sets, self.size()) } else { None };
         match packed.and_then(|p| self.memo.get(index, p)) {
             Some((packed_keep, packed_required)) => {
-                memo::unpack(packed_keep, sets.len(), self.size, &mut keep);
-                memo::unpack(packed_required, cage.parts.len(), self.size, &mut required);
+                memo::unpack(packed_keep, sets.len(), self.size(), &mut keep);
+                memo::unpack(packed_required, cage.parts.len(), self.size(), &mut required);
             }
             None => {
-                cage::supports(cage, self.size, &sets, &mut keep, &mut required);
+                cage::supports(cage, self.size(), &sets, &mut keep, &mut required);
                 if let Some(p) = packed {
-                    let kept = memo::pack(&keep, self.size).expect("as many cells as the sets");
-                    let required = memo::pack(&required, self.size).expect("parts checked to fit");
+                    let kept = memo::pack(&keep, self.size()).expect("as many cells as the sets");
+                    let required = memo::pack(&required, self.size()).expect("parts checked to fit");
                     self.memo.put(index, p, kept, required);
                 }
             }
