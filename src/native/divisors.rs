@@ -43,27 +43,35 @@ impl Divisors {
         }
         let words = count.div_ceil(64);
         let number = |f: &Factors| f.iter().zip(&strides).map(|(&e, &s)| usize::from(e) * s).sum::<usize>();
+        // Only the target's primes matter: no divisor has another, and a
+        // value that has one is left out below.
+        let (mut primes, mut present) = ([0; 9], 0);
+        for p in (0..9).filter(|&p| target[p] > 0) {
+            primes[present] = p;
+            present += 1;
+        }
+        let primes = &primes[..present];
         // `at_most[p][k]`: the divisors whose exponent of prime p is at
         // most k (`words` words each, primes one after another).
         let mut first = [0usize; 10];
-        for p in 0..9 {
-            first[p + 1] = first[p] + (usize::from(target[p]) + 1) * words;
+        for (i, &p) in primes.iter().enumerate() {
+            first[i + 1] = first[i] + (usize::from(target[p]) + 1) * words;
         }
-        let mut at_most = vec![0u64; first[9]];
+        let mut at_most = vec![0u64; first[primes.len()]];
         let mut exponents = [0u16; 9];
         for d in 0..count {
-            for (p, &e) in exponents.iter().enumerate() {
-                for k in usize::from(e)..=usize::from(target[p]) {
-                    at_most[first[p] + k * words + d / 64] |= 1 << (d % 64);
+            for (i, &p) in primes.iter().enumerate() {
+                for k in exponents[p]..=target[p] {
+                    at_most[first[i] + usize::from(k) * words + d / 64] |= 1 << (d % 64);
                 }
             }
             // The next divisor's exponents, counting in mixed radix.
-            for (e, &most) in exponents.iter_mut().zip(target) {
-                if *e < most {
-                    *e += 1;
+            for &p in primes {
+                if exponents[p] < target[p] {
+                    exponents[p] += 1;
                     break;
                 }
-                *e = 0;
+                exponents[p] = 0;
             }
         }
         let (mut dividing, mut step) = (0, [0; 26]);
@@ -77,8 +85,8 @@ impl Divisors {
             step[v] = number(f);
             let mine = &mut fits[v * words..(v + 1) * words];
             mine.fill(u64::MAX);
-            for (p, &e) in f.iter().enumerate() {
-                let at = first[p] + usize::from(target[p] - e) * words;
+            for (i, &p) in primes.iter().enumerate() {
+                let at = first[i] + usize::from(target[p] - f[p]) * words;
                 let allowed = &at_most[at..at + words];
                 mine.iter_mut().zip(allowed).for_each(|(m, a)| *m &= a);
             }
