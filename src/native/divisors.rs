@@ -84,7 +84,11 @@ impl Divisors {
             dividing |= 1 << (v - 1);
             step[v] = number(f);
             let mine = &mut fits[v * words..(v + 1) * words];
+            // Every divisor, to begin with (none past the last).
             mine.fill(u64::MAX);
+            if count % 64 != 0 {
+                mine[words - 1] &= (1 << (count % 64)) - 1;
+            }
             for (i, &p) in primes.iter().enumerate() {
                 let at = first[i] + usize::from(target[p] - f[p]) * words;
                 let allowed = &at_most[at..at + words];
@@ -211,6 +215,21 @@ mod tests {
         }
         go(0, 1, target, sets, &mut chosen, &mut keep);
         keep
+    }
+
+    #[test]
+    fn each_value_fits_as_many_divisors_as_it_should_and_none_past_the_last() {
+        for (target, size) in [(1u64, 9), (60, 6), (14, 25), (576, 9), (23 * 19, 25), (2u64.pow(12) * 3, 25)] {
+            let divisors = Divisors::new(&of_target(&target.to_string(), size).unwrap(), size).unwrap();
+            for v in 1..=size as u64 {
+                let fits = &divisors.fits[v as usize * divisors.words..][..divisors.words];
+                let bits: Vec<usize> =
+                    (0..divisors.words * 64).filter(|&d| fits[d / 64] >> (d % 64) & 1 == 1).collect();
+                let expected = (1..=target).filter(|&x| target % (x * v) == 0).count();
+                assert_eq!(bits.len(), expected, "target {target}, value {v}");
+                assert!(bits.iter().all(|&d| d <= divisors.top), "target {target}, value {v}: {bits:?}");
+            }
+        }
     }
 
     #[test]
