@@ -51,8 +51,8 @@ impl Divisors {
             present += 1;
         }
         let primes = &primes[..present];
-        // `at_most[p][k]`: the divisors whose exponent of prime p is at
-        // most k (`words` words each, primes one after another).
+        // `at_most[i][k]`: the divisors whose exponent of the i-th of those
+        // primes is at most k (`words` words each, primes one after another).
         let mut first = [0usize; 10];
         for (i, &p) in primes.iter().enumerate() {
             first[i + 1] = first[i] + (usize::from(target[p]) + 1) * words;
