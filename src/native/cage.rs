@@ -44,7 +44,7 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
     match (op, sets) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
-            let (keep_a, keep_b, both) = pair_supports(cage, a, b);
+            let (keep_a, keep_b, both) = pair_supports(cage.partners, !cage.parts.is_empty(), a, b);
             (keep[0], keep[1]) = (keep_a, keep_b);
             if !cage.parts.is_empty() {
                 required.resize(cage.parts.len(), both);
@@ -81,10 +81,11 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
 /// [`supports`] of a two-cell cage whose cells have the candidate sets
 /// `a` and `b`: what each keeps, and the values that every completion puts
 /// in the pair (for when its cells share a group; none if there is no
-/// completion).
-pub(super) fn pair_supports(cage: &CageLayout<'_>, a: u32, b: u32) -> (u32, u32, u32) {
-    // Cells that share a group (a part) cannot take the same value.
-    let own = if cage.parts.is_empty() { 0 } else { u32::MAX };
+/// completion). `partners` is the cage's partner table (see
+/// [`CageLayout::partners`]); `apart` says whether its cells share a group.
+pub(super) fn pair_supports(partners: &[u32], apart: bool, a: u32, b: u32) -> (u32, u32, u32) {
+    // Cells that share a group cannot take the same value.
+    let own = if apart { u32::MAX } else { 0 };
     // The pairs of a value x are x with each of its partners; those of
     // every x have in common x's partner if x has only one. The partner
     // tables are symmetric, so the second cell keeps the partners of the
@@ -94,7 +95,7 @@ pub(super) fn pair_supports(cage: &CageLayout<'_>, a: u32, b: u32) -> (u32, u32,
     // branch on what is found: a loop over `a`'s values, branching on
     // each, cost more in mispredicted branches than the values it skipped.
     let (mut keep_a, mut keep_b, mut both) = (0, 0, u32::MAX);
-    for (x, &partners) in cage.partners.iter().enumerate() {
+    for (x, &partners) in partners.iter().enumerate() {
         let held = 0u32.wrapping_sub(a >> x & 1);
         let partners = partners & b & !(own & 1 << x) & held;
         let found = u32::from(partners != 0);

@@ -172,26 +172,28 @@ thread_local! {
 }
 
 impl Tables {
-    /// [`pairs::partners`] of a two-cell cage.
-    fn partners(op: Op, target: Option<u64>, size: usize) -> Rc<[u32]> {
+    /// Runs `f` on the thread's tables, first emptying any kind that has
+    /// grown to [`TABLES`].
+    fn with<R>(f: impl FnOnce(&mut Tables) -> R) -> R {
         BUILT.with_borrow_mut(|built| {
             if built.partners.len() >= TABLES {
                 built.partners.clear();
             }
-            Rc::clone(
-                built.partners.entry((op, target, size)).or_insert_with(|| pairs::partners(op, target, size).into()),
-            )
-        })
-    }
-
-    /// [`Divisors::new`] of a product target.
-    fn divisors(target: Factors, size: usize) -> Option<Rc<Divisors>> {
-        BUILT.with_borrow_mut(|built| {
             if built.divisors.len() >= TABLES {
                 built.divisors.clear();
             }
-            built.divisors.entry((target, size)).or_insert_with(|| Divisors::new(&target, size).map(Rc::new)).clone()
+            f(built)
         })
+    }
+
+    /// [`pairs::partners`] of a two-cell cage.
+    fn partners(&mut self, op: Op, target: Option<u64>, size: usize) -> Rc<[u32]> {
+        Rc::clone(self.partners.entry((op, target, size)).or_insert_with(|| pairs::partners(op, target, size).into()))
+    }
+
+    /// [`Divisors::new`] of a product target.
+    fn divisors(&mut self, target: Factors, size: usize) -> Option<Rc<Divisors>> {
+        self.divisors.entry((target, size)).or_insert_with(|| Divisors::new(&target, size).map(Rc::new)).clone()
     }
 }
 
@@ -270,43 +272,49 @@ impl Layout {
         cages.clear();
         cells.clear();
         apart.clear();
-        for cage in puzzle.cages() {
-            let digits = cage.target().digits();
-            if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
-                let cell = cell.index(size);
-                given[cell / 64] |= 1 << (cell % 64);
-                if let Some(v) = digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v)) {
-                    given_values[(v - 1) * words + cell / 64] |= 1 << (cell % 64);
+        Tables::with(|tables| {
+            for cage in puzzle.cages() {
+                let digits = cage.target().digits();
+                if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
+                    let cell = cell.index(size);
+                    given[cell / 64] |= 1 << (cell % 64);
+                    if let Some(v) = digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v)) {
+                        given_values[(v - 1) * words + cell / 64] |= 1 << (cell % 64);
+                    }
+                    continue;
                 }
-                continue;
+                let start = (cells.len(), apart.len());
+                cells.extend(cage.cells().iter().map(|c| c.index(size)));
+                let mine = &cells[start.0..];
+                if (3..=64).contains(&mine.len()) {
+                    apart.extend(mine.iter().map(|&a| {
+                        mine.iter()
+                            .enumerate()
+                            .filter(|&(_, &b)| shape.share(a, b))
+                            .map(|(j, _)| 1u64 << j)
+                            .sum::<u64>()
+                    }));
+                }
+                let count = mine.len();
+                let factors = match cage.op() {
+                    Op::Mul | Op::Any if count != 2 => factors::of_target(digits, size),
+                    _ => None,
+                };
+                let target = digits.parse().ok();
+                let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
+                let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
+                cages.push(Stored {
+                    op: cage.op(),
+                    target,
+                    factors,
+                    divisors,
+                    cells: (start.0, cells.len()),
+                    apart: (start.1, apart.len()),
+                    partners,
+                    parts: (0, 0),
+                });
             }
-            let start = (cells.len(), apart.len());
-            cells.extend(cage.cells().iter().map(|c| c.index(size)));
-            let mine = &cells[start.0..];
-            if (3..=64).contains(&mine.len()) {
-                apart.extend(mine.iter().map(|&a| {
-                    mine.iter().enumerate().filter(|&(_, &b)| shape.share(a, b)).map(|(j, _)| 1u64 << j).sum::<u64>()
-                }));
-            }
-            let count = mine.len();
-            let factors = match cage.op() {
-                Op::Mul | Op::Any if count != 2 => factors::of_target(digits, size),
-                _ => None,
-            };
-            let target = digits.parse().ok();
-            let partners = (count == 2).then(|| Tables::partners(cage.op(), target, size));
-            let divisors = factors.filter(|_| count <= 64).and_then(|f| Tables::divisors(f, size));
-            cages.push(Stored {
-                op: cage.op(),
-                target,
-                factors,
-                divisors,
-                cells: (start.0, cells.len()),
-                apart: (start.1, apart.len()),
-                partners,
-                parts: (0, 0),
-            });
-        }
+        });
         cage_of.clear();
         cage_of.resize(size * size, None);
         caged.clear();
@@ -325,6 +333,19 @@ impl Layout {
     /// How many cages the search revises (all but the givens).
     pub fn cage_count(&self) -> usize {
         self.cages.len()
+    }
+
+    /// The cells of the cage of index `index` (as in [`Layout::cage_of`]).
+    pub fn cells(&self, index: usize) -> &[usize] {
+        let (start, end) = self.cages[index].cells;
+        &self.cells[start..end]
+    }
+
+    /// The partner table and the parts of the cage of index `index`, a
+    /// pair: what revising it needs of [`Layout::cage`], without the rest.
+    pub fn pair(&self, index: usize) -> (&[u32], &[Part]) {
+        let cage = &self.cages[index];
+        (cage.partners.as_deref().unwrap_or_default(), &self.parts[cage.parts.0..cage.parts.1])
     }
 
     /// The cage of index `index` (as in [`Layout::cage_of`]).

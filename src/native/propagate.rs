@@ -414,10 +414,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             self.work.dirty_len -= 1;
             let index = self.work.dirty[self.work.dirty_len];
             self.work.is_dirty[index] = false;
-            let cage = layout.cage(index);
-            found |= self.revise(boards, index, &cage)?;
+            let cells = layout.cells(index);
+            found |= match *cells {
+                [a, b] => self.revise_pair(boards, index, a, b)?,
+                _ => self.revise(boards, index, &layout.cage(index))?,
+            };
             // What a cage removes itself does not call for revising it again.
-            for &cell in cage.cells {
+            for &cell in cells {
                 self.changed[cell / 64] &= !(1 << (cell % 64));
             }
         }
@@ -427,9 +430,6 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// Prunes the candidates of `cage`, of index `index`; reports whether
     /// any went.
     fn revise(&mut self, boards: &mut Boards<W>, index: usize, cage: &CageLayout<'_>) -> Result<bool, Contradiction> {
-        if let &[a, b] = cage.cells {
-            return self.revise_pair(boards, cage, a, b);
-        }
         let mut sets = std::mem::take(&mut self.work.sets);
         let mut keep = std::mem::take(&mut self.work.keep);
         sets.clear();
@@ -466,7 +466,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         }
         if result.is_ok() {
             for (part, &values) in cage.parts.iter().zip(&required).filter(|(_, v)| **v != 0) {
-                if self.rule_out(boards, cage, part, values) {
+                if self.rule_out(boards, cage.cells, part, values) {
                     result = Ok(true);
                 }
             }
@@ -477,17 +477,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         result
     }
 
-    /// [`Propagator::revise`] for a cage of two cells, `a` and `b`: the
-    /// common case in KenKen, worked out without the general case's lists.
-    fn revise_pair(
-        &mut self,
-        boards: &mut Boards<W>,
-        cage: &CageLayout<'_>,
-        a: usize,
-        b: usize,
-    ) -> Result<bool, Contradiction> {
+    /// [`Propagator::revise`] for the cage of index `index`, of two cells,
+    /// `a` and `b`: the common case in KenKen, worked out without the
+    /// general case's lists.
+    fn revise_pair(&mut self, boards: &mut Boards<W>, index: usize, a: usize, b: usize) -> Result<bool, Contradiction> {
+        let (partners, parts) = self.layout.pair(index);
         let (set_a, set_b) = (self.values(boards, a), self.values(boards, b));
-        let (keep_a, keep_b, both) = cage::pair_supports(cage, set_a, set_b);
+        let (keep_a, keep_b, both) = cage::pair_supports(partners, !parts.is_empty(), set_a, set_b);
         if keep_a & set_a == 0 || keep_b & set_b == 0 {
             self.blame([a, b]);
             return Err(Contradiction);
@@ -504,8 +500,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         let settled = self.placed_value(boards, a, set_a) | self.placed_value(boards, b, set_b);
         let both = both & !settled;
         if both != 0 {
-            for part in cage.parts {
-                pruned |= self.rule_out(boards, cage, part, both);
+            for part in parts {
+                pruned |= self.rule_out(boards, &[a, b], part, both);
             }
         }
         Ok(pruned)
@@ -516,11 +512,12 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         0u32.wrapping_sub(u32::from(has(&boards[self.size()], cell))) & set
     }
 
-    /// Removes `values`, which every completion of `cage` puts in `part`,
-    /// from the rest of the part's group. Reports whether any went.
-    fn rule_out(&mut self, boards: &mut Boards<W>, cage: &CageLayout<'_>, part: &Part, mut values: u32) -> bool {
+    /// Removes `values`, which every completion of the cage of `cells`
+    /// puts in `part`, from the rest of the part's group. Reports whether
+    /// any went.
+    fn rule_out(&mut self, boards: &mut Boards<W>, cells: &[usize], part: &Part, mut values: u32) -> bool {
         let mut outside = *set::<W>(self.full_groups, part.group);
-        for cell in (0..cage.cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cage.cells[j]) {
+        for cell in (0..cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cells[j]) {
             outside[cell / 64] &= !(1 << (cell % 64));
         }
         let mut pruned = false;
