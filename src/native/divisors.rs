@@ -57,13 +57,14 @@ impl Divisors {
         for (i, &p) in primes.iter().enumerate() {
             first[i + 1] = first[i] + (usize::from(target[p]) + 1) * words;
         }
+        // Each divisor goes first into the set of its own exponent, without
+        // a loop over the larger ones (whose varying length the processor
+        // could not guess); each set then takes in the one before it.
         let mut at_most = vec![0u64; first[primes.len()]];
         let mut exponents = [0u16; 9];
         for d in 0..count {
             for (i, &p) in primes.iter().enumerate() {
-                for k in exponents[p]..=target[p] {
-                    at_most[first[i] + usize::from(k) * words + d / 64] |= 1 << (d % 64);
-                }
+                at_most[first[i] + usize::from(exponents[p]) * words + d / 64] |= 1 << (d % 64);
             }
             // The next divisor's exponents, counting in mixed radix.
             for &p in primes {
@@ -72,6 +73,11 @@ impl Divisors {
                     break;
                 }
                 exponents[p] = 0;
+            }
+        }
+        for (i, &p) in primes.iter().enumerate() {
+            for k in first[i] + words..first[i] + (usize::from(target[p]) + 1) * words {
+                at_most[k] |= at_most[k - words];
             }
         }
         let (mut dividing, mut step) = (0, [0; 26]);
