@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let median = times[times.len() / 2];
     let n = puzzles.len() as f64;
     println!(
-        "puzzles={} solutions={solutions} median_s={median:.4} puzzles_per_sec={:.0} solutions_per_sec={:.0}",
+        "puzzles={} solutions={solutions} median_s={median:.6} puzzles_per_sec={:.0} solutions_per_sec={:.0}",
         puzzles.len(),
         n / median,
         solutions as f64 / median
