@@ -62,18 +62,15 @@ fn set<const W: usize>(table: &[u64], i: usize) -> &Bits<W> {
     table[i * W..(i + 1) * W].try_into().expect("a table of sets of W words")
 }
 
-/// The only cell of `a`, if it has exactly one.
-fn single<const W: usize>(a: &Bits<W>) -> Option<usize> {
-    let mut found = None;
-    for (i, &w) in a.iter().enumerate() {
-        if w != 0 {
-            if found.is_some() || !w.is_power_of_two() {
-                return None;
-            }
-            found = Some(i * 64 + w.trailing_zeros() as usize);
-        }
+/// Whether `a` has two cells or more, with no branch on the words: a word
+/// with two bits, or a set bit after a word that had one.
+fn several<const W: usize>(a: &Bits<W>) -> bool {
+    let (mut seen, mut several) = (0u64, 0u64);
+    for &w in a {
+        several |= w & w.wrapping_sub(1) | w & 0u64.wrapping_sub(u64::from(seen != 0));
+        seen |= w;
     }
-    found
+    several != 0
 }
 
 /// The cage and group tables of a layout, seen as sets of `W` words, and
@@ -133,10 +130,10 @@ pub(super) struct Work<const W: usize> {
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     weight: Vec<u32>,
-    /// For each value, the full groups it was placed in during this
-    /// propagation (`group_words` words a value): hidden singles need no
-    /// look there, though the cells that lost the value on placing it lie
-    /// in them.
+    /// For each value, the full groups it was placed in since the last
+    /// propagation ended, the decision before this one included
+    /// (`group_words` words a value): hidden singles need no look there,
+    /// though the cells that lost the value on placing it lie in them.
     placed_in: Vec<u64>,
 }
 
@@ -261,8 +258,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 
     /// Propagates until nothing changes.
     pub fn run(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
-        self.work.placed_in.fill(0);
         let result = self.fixpoint(boards);
+        self.work.placed_in.fill(0);
         if result.is_err() {
             for &cage in &self.work.dirty[..self.work.dirty_len] {
                 self.work.is_dirty[cage] = false;
@@ -382,16 +379,19 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     fn hidden_single(&mut self, boards: &mut Boards<W>, v: usize, g: usize) -> Result<bool, Contradiction> {
         let group = set::<W>(self.full_groups, g);
         let places = and(&boards[v], group);
-        match single(&places) {
+        if several(&places) {
+            return Ok(false);
+        }
+        match members(&places).next() {
             Some(cell) if !has(&boards[self.size()], cell) => {
                 self.place(boards, cell, v);
                 Ok(true)
             }
-            None if is_empty(&places) => {
+            Some(_) => Ok(false),
+            None => {
                 self.blame(members(group));
                 Err(Contradiction)
             }
-            _ => Ok(false),
         }
     }
 
