@@ -497,6 +497,58 @@ mod tests {
         assert!(failures > 100, "the puzzles should make the search fail ({failures} failures)");
     }
 
+    /// 7×7 puzzles over the squares of [`row_cage_puzzles`], each row cut
+    /// into a pair, three cells and a pair: `*` pairs, `+` or `*` triples
+    /// by turns; every cage `?` when k is 5 or 6.
+    fn pair_puzzles() -> Vec<Puzzle> {
+        (1..=6)
+            .map(|k| {
+                let value = |row: usize, col: usize| ((k * row + col) % 7 + 1) as u64;
+                let cages = (0..7).flat_map(|row| {
+                    let op = |op| if k >= 5 { Op::Any } else { op };
+                    let cells = |cols: std::ops::Range<usize>| cols.map(|col| Cell { row, col }).collect();
+                    let values = |cols: std::ops::Range<usize>| cols.map(move |col| value(row, col));
+                    let pair = |c: usize| Cage::new(op(Op::Mul), values(c..c + 2).product::<u64>(), cells(c..c + 2));
+                    let triple = if row % 2 == 0 {
+                        Cage::new(op(Op::Add), values(2..5).sum::<u64>(), cells(2..5))
+                    } else {
+                        Cage::new(op(Op::Mul), values(2..5).product::<u64>(), cells(2..5))
+                    };
+                    [pair(0), triple, pair(5)].map(Result::unwrap)
+                });
+                Puzzle::new(7, Vec::new(), cages.collect()).unwrap()
+            })
+            .collect()
+    }
+
+    /// On these puzzles the order of the revisions makes no difference to
+    /// the root's fixpoint; putting the pairs first must not lose a cage
+    /// left for later.
+    #[test]
+    fn the_root_comes_to_the_same_fixpoint_with_its_pairs_first() {
+        // The root, propagated as the root, or as if it were a node of the
+        // search (every cage in one order), each by a propagator of its own.
+        let fixpoint = |layout: &Layout, as_root: bool| {
+            let mut prop = Propagator::<1, 0>::new(layout);
+            let mut boards = Vec::new();
+            prop.root(&mut boards);
+            if !as_root {
+                prop.propagated(&boards);
+            }
+            let result = prop.run(&mut boards).map(|()| boards);
+            prop.finish();
+            result.ok()
+        };
+        let mut pruned = 0;
+        for puzzle in pair_puzzles() {
+            let layout = Layout::new(&puzzle);
+            let root = fixpoint(&layout, true).expect("a puzzle with a solution");
+            pruned += root[..7].iter().map(|board| 49 - board[0].count_ones()).sum::<u32>();
+            assert_eq!(Some(root), fixpoint(&layout, false));
+        }
+        assert!(pruned > 100, "the roots should prune ({pruned} candidates went)");
+    }
+
     #[test]
     fn the_last_conflict_is_branched_on_first_while_open() {
         let puzzle = &noop_puzzles()[0];
