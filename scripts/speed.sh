@@ -55,7 +55,7 @@ per_puzzle() { # backend, file, count arguments...
 
 # "MEDIAN MAX" of numbers, one a line.
 median_max() {
-    sort -g | awk '{ t[NR] = $1 } END { printf "%.2f %.2f", t[int((NR + 1) / 2)], t[NR] }'
+    sort -g | awk '{ t[NR] = $1 } END { printf "%.3f %.3f", t[int((NR + 1) / 2)], t[NR] }'
 }
 
 # The same from CP-SAT, one puzzle at a time (its `total=` time: model and
