@@ -455,7 +455,10 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 self.unchange(cells);
             }
             let len = self.work.dirty_len;
-            self.work.dirty.copy_within(later..len, 0);
+            // In the search nothing is left for later: no call to move none.
+            if later < len {
+                self.work.dirty.copy_within(later..len, 0);
+            }
             self.work.dirty_len = len - later;
             if found || !pairs_only {
                 return Ok(found);
