@@ -29,8 +29,9 @@ trap 'rm -rf "$tmp"' EXIT
 ms() { # backend, file
     # Exit status 3 (timed out) or 1 (no solution) is an answer here.
     { "$cagey" count --jobs 1 --limit 2 --timeout "$timeout" --format json --backend "$1" "$2" 2>/dev/null || true; } |
-        awk -v t="$timeout" '/"timed_out":true/ { print t * 1000; next }
-            { sub(/.*"elapsed_ms":/, ""); sub(/[,}].*/, ""); print }'
+        awk -v t="$timeout" '/"timed_out":true/ { print t * 1000; found = 1; next }
+            /"elapsed_ms":/ { sub(/.*"elapsed_ms":/, ""); sub(/[,}].*/, ""); print; found = 1 }
+            END { if (!found) { print "no answer from " b " on " f > "/dev/stderr"; exit 1 } }' b="$1" f="$2"
 }
 
 echo "| puzzles | seeds | native past ${timeout} s | native > 3× SAT | auto > 3× SAT | geometric mean, ms: native / SAT / auto |"
@@ -41,7 +42,10 @@ for kind in "${kinds[@]}"; do
     for seed in $(seq "$first" "$last"); do
         # shellcheck disable=SC2086 # $rest holds generate's extra flags
         "$cagey" generate --size "$size" $rest --seed "$seed" >"$tmp/puzzle.txt"
-        echo "$seed $(ms native "$tmp/puzzle.txt") $(ms sat "$tmp/puzzle.txt") $(ms auto "$tmp/puzzle.txt")"
+        native=$(ms native "$tmp/puzzle.txt")
+        sat=$(ms sat "$tmp/puzzle.txt")
+        auto=$(ms auto "$tmp/puzzle.txt")
+        echo "$seed $native $sat $auto"
     done >"$tmp/times"
     awk -v label="$label" -v first="$first" -v last="$last" -v t="$timeout" '
         { n++; past += ($2 >= t * 1000); slow += ($2 > 3 * $3); auto += ($4 > 3 * $3)
