@@ -58,7 +58,7 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
                 .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op)));
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
-                Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal);
+                Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal, target);
                 if keep.contains(&0) {
                     required.fill(0);
                 }
@@ -127,8 +127,14 @@ struct Exact<'a> {
     apart: &'a [u64],
     /// The candidate set of each cell.
     sets: &'a [u32],
-    /// The values chosen so far, cell by cell.
-    values: [u8; 64],
+    /// The value chosen so far in each cell, as a bit (bit v - 1 for v),
+    /// or 0 for a cell not chosen yet.
+    chosen: [u32; 64],
+    /// The cells in the order they are chosen: the cage's, but for the
+    /// cell with the most candidates, which goes last. The last cell's
+    /// values are looked up, not tried, so the others' combinations are
+    /// the fewer (on Keen's no-op 9×9 sets, 9% fewer instructions).
+    order: [u8; 64],
     keep: &'a mut [u32],
     /// The cage's parts (see [`CageLayout::parts`]) and the values found
     /// in each in every completion so far.
@@ -145,63 +151,152 @@ impl<'a> Exact<'a> {
         parts: &'a [Part],
         required: &'a mut [u32],
     ) -> Self {
-        Exact { sum_goal, apart, sets, values: [0; 64], keep, parts, required }
+        let mut order = [0u8; 64];
+        for (j, slot) in order.iter_mut().enumerate().take(sets.len()) {
+            *slot = j as u8;
+        }
+        let last = sets.len() - 1;
+        let largest = (0..sets.len()).rev().max_by_key(|&j| sets[j].count_ones()).unwrap_or(last);
+        order.swap(largest, last);
+        Exact { sum_goal, apart, sets, chosen: [0; 64], order, keep, parts, required }
     }
 
     /// Searches every combination: [`Exact::search`] from the first cell.
-    fn run(&mut self, product_goal: Option<Factors>) {
+    /// `product_goal` is the target as a product, if the cage may be one,
+    /// and `target` the target itself if it fits in a `u64`.
+    fn run(&mut self, product_goal: Option<Factors>, target: Option<u64>) {
         let bounds = self.sets.iter().fold((0, 0), |(least, most), &set| (least + low(set), most + high(set)));
-        self.search(0, 0, product_goal, bounds);
+        match (product_goal, target) {
+            (Some(goal), None) => self.search(0, 0, Some(goal), bounds),
+            (goal, target) => self.search(0, 0, goal.and(target), bounds),
+        };
     }
 
-    /// Extends the values of the cells before `i` (at least one cell is
-    /// left), whose sum is `sum` and which leave `rest` of the target as a
-    /// product (`None` once the product cannot reach it). `bounds` are the
-    /// least and the most the cells from `i` on can add to a sum.
-    fn search(&mut self, i: usize, sum: u64, rest: Option<Factors>, bounds: (u64, u64)) {
-        // The values of the cells before i that share a group with cell i.
+    /// Extends the values chosen so far, in the cells before `depth` in
+    /// [`Exact::order`] (at least one cell is left), whose sum is `sum`
+    /// and which leave `rest` of the target as a product (`None` once the
+    /// product cannot reach it). `bounds` are the least and the most the
+    /// cells from `depth` on can add to a sum. Reports whether some
+    /// values of those cells complete the cage.
+    fn search<R: Rest>(&mut self, depth: usize, sum: u64, rest: Option<R>, bounds: (u64, u64)) -> bool {
+        let i = usize::from(self.order[depth]);
+        // The values chosen in the cells that share a group with cell i.
         // Here and at the last cell, no branch on the values or on what
         // they complete: the processor cannot guess those (see
         // `pair_supports`).
-        let chosen = |j: usize, cells: u64| 0u32.wrapping_sub((cells >> j) as u32 & 1) & 1 << (self.values[j] - 1);
-        let taken = (0..i).fold(0u32, |t, j| t | chosen(j, self.apart[i]));
-        if i + 1 == self.sets.len() {
+        let taken = self.chosen_in(self.apart[i]);
+        if depth + 1 == self.sets.len() {
             // The last cell: the values that complete the sum or the
             // product, looked up instead of tried one by one.
             let bit = |need: Option<u64>| need.filter(|n| (1..=32).contains(n)).map_or(0, |n| 1u32 << (n - 1));
-            let needed =
-                bit(self.sum_goal.and_then(|goal| goal.checked_sub(sum))) | bit(rest.as_ref().and_then(value_of));
+            let needed = bit(self.sum_goal.and_then(|goal| goal.checked_sub(sum))) | bit(rest.and_then(|r| r.last()));
             let last = self.sets[i] & !taken & needed;
+            self.keep[i] |= last;
             // All ones if the values complete, else nothing.
             let complete = 0u32.wrapping_sub(u32::from(last != 0));
-            for (keep, &v) in self.keep.iter_mut().zip(&self.values[..i]) {
-                *keep |= complete & 1 << (v - 1);
-            }
-            self.keep[i] |= last;
-            // The values every completion puts in a part: those before i,
-            // and the last cell's if it has only one.
+            // The values every completion puts in a part: those chosen
+            // there, and the last cell's if it has only one.
             let only = if last.is_power_of_two() { last } else { 0 };
-            for (&Part { cells: part, .. }, required) in self.parts.iter().zip(self.required.iter_mut()) {
-                let before = (0..i).fold(0u32, |t, j| t | chosen(j, part));
-                let mine = if part & (1 << i) != 0 { only } else { 0 };
-                *required &= before | mine | !complete;
+            for k in 0..self.parts.len() {
+                let part = self.parts[k].cells;
+                let before = self.chosen_in(part);
+                let mine = 0u32.wrapping_sub((part >> i) as u32 & 1) & only;
+                self.required[k] &= before | mine | !complete;
             }
-            return;
+            return last != 0;
         }
         let set = self.sets[i];
         let after = (bounds.0 - low(set), bounds.1 - high(set));
+        let mut completed = false;
         for v in values(set & !taken) {
             let sum = sum + v;
             let (least, most) = (sum + after.0, sum + after.1);
             let sum_open = self.sum_goal.is_some_and(|goal| (least..=most).contains(&goal));
-            let factors = &OF_VALUE[v as usize];
-            let rest = rest.filter(|r| divides(factors, r)).map(|r| quotient(&r, factors));
+            let rest = rest.and_then(|r| r.divide(v));
             if sum_open || rest.is_some() {
-                self.values[i] = v as u8;
-                self.search(i + 1, sum, rest, after);
+                let bit = 1u32 << (v - 1);
+                self.chosen[i] = bit;
+                let found = self.search(depth + 1, sum, rest, after);
+                self.chosen[i] = 0;
+                self.keep[i] |= u32::from(found) << (v - 1);
+                completed |= found;
             }
         }
+        completed
     }
+
+    /// The values chosen so far in `cells` (bit j for the j-th cell).
+    fn chosen_in(&self, cells: u64) -> u32 {
+        let add = |t: u32, j: usize| t | self.chosen[j] & 0u32.wrapping_sub((cells >> j) as u32 & 1);
+        // The cells not chosen yet, and the slots past the last, add
+        // nothing: up to 8 cells, a loop of a fixed count, unrolled.
+        if self.sets.len() <= 8 { (0..8).fold(0, add) } else { (0..self.sets.len()).fold(0, add) }
+    }
+}
+
+/// What the cells chosen so far leave of a product target.
+trait Rest: Copy {
+    /// What is left once a cell takes `v`, if `v` divides it.
+    fn divide(&self, v: u64) -> Option<Self>;
+    /// The value that completes the product, if a value can.
+    fn last(&self) -> Option<u64>;
+}
+
+/// A product target as its exponents over the primes: for targets too
+/// large for a `u64`.
+impl Rest for Factors {
+    fn divide(&self, v: u64) -> Option<Self> {
+        let factors = &OF_VALUE[v as usize];
+        divides(factors, self).then(|| quotient(self, factors))
+    }
+
+    fn last(&self) -> Option<u64> {
+        value_of(self)
+    }
+}
+
+/// A product target as a number: divided by a multiplication (see
+/// [`exact_division`]), where the exponents take a dozen operations.
+impl Rest for u64 {
+    fn divide(&self, v: u64) -> Option<Self> {
+        exact_division(*self, v)
+    }
+
+    fn last(&self) -> Option<u64> {
+        Some(*self)
+    }
+}
+
+/// For each value v (index v) of a grid up to 25×25: the inverse of its
+/// odd part modulo 2⁶⁴, its power of two, and the largest quotient by v.
+const DIVISION: [(u64, u32, u64); 26] = {
+    let mut table = [(0, 0, 0); 26];
+    let mut v = 1;
+    while v < 26 {
+        let shift = (v as u64).trailing_zeros();
+        let odd = (v as u64) >> shift;
+        // Newton's iteration doubles the correct low bits each step:
+        // odd · odd ≡ 1 modulo 8 to begin with.
+        let mut inverse = odd;
+        let mut step = 0;
+        while step < 5 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
+            step += 1;
+        }
+        table[v] = (inverse, shift, u64::MAX / v as u64);
+        v += 1;
+    }
+    table
+};
+
+/// `n / v` if `v` (1 to 25) divides `n`, without a division: multiplied by
+/// the inverse of v's odd part and rotated by its power of two, `n` gives
+/// the quotient when v divides it, and a number above `u64::MAX / v` when
+/// it does not (Granlund and Montgomery; Hacker's Delight, 10–17).
+fn exact_division(n: u64, v: u64) -> Option<u64> {
+    let (inverse, shift, most) = DIVISION[v as usize];
+    let quotient = n.wrapping_mul(inverse).rotate_right(shift);
+    (quotient <= most).then_some(quotient)
 }
 
 /// The least value of a non-empty candidate set.
@@ -405,7 +500,7 @@ mod tests {
             let mut keep = vec![0; 3];
             let sum_goal = matches!(op, Op::Add | Op::Any).then_some(target);
             let product_goal = if matches!(op, Op::Mul | Op::Any) { of_target(&target.to_string(), 4) } else { None };
-            Exact::new(sum_goal, apart, &cands, &mut keep, &[], &mut []).run(product_goal);
+            Exact::new(sum_goal, apart, &cands, &mut keep, &[], &mut []).run(product_goal, Some(target));
             keep
         };
         // Three cells of one row: 6 = 1 + 2 + 3 only.
@@ -561,6 +656,34 @@ mod tests {
             assert_eq!(parts, expected_parts, "{op} {target} {cells:?} {sets:?}");
         }
         assert!(compared > 1000, "compared {compared}");
+    }
+
+    #[test]
+    fn exact_check_of_a_product_beyond_u64() {
+        // Thirteen cells hold 25; the fourteenth, 24 or 25, must make the
+        // product: 25^13 · 24 and 25^14, both above u64::MAX.
+        let mut sets = vec![1u32 << 24; 13];
+        sets.push(1 << 23 | 1 << 24);
+        let apart = [0u64; 14];
+        for last in [24u32, 25] {
+            let target = (25u128.pow(13) * u128::from(last)).to_string();
+            assert!(target.parse::<u64>().is_err(), "the test needs a target beyond u64");
+            let mut keep = vec![0; 14];
+            Exact::new(None, &apart, &sets, &mut keep, &[], &mut []).run(of_target(&target, 25), None);
+            assert_eq!(keep[..13], [1 << 24; 13]);
+            assert_eq!(keep[13], 1 << (last - 1));
+        }
+    }
+
+    #[test]
+    fn exact_division_finds_the_quotient_or_none() {
+        let near_the_top = (u64::MAX - 5000..=u64::MAX).chain((1..=5000).map(|k| u64::MAX / 25 * 25 / k));
+        for n in (0..20_000).chain(near_the_top) {
+            for v in 1..=25 {
+                let expected = (n % v == 0).then(|| n / v);
+                assert_eq!(exact_division(n, v), expected, "{n} / {v}");
+            }
+        }
     }
 
     #[test]
