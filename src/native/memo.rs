@@ -80,7 +80,7 @@ impl Memo {
     fn slot(cage: usize, sets: u128) -> usize {
         let folded = sets as u64 ^ (sets >> 64) as u64;
         let hash = (folded ^ (cage as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (hash >> 52) as usize & (ENTRIES - 1)
+        (hash >> (64 - ENTRIES.trailing_zeros())) as usize
     }
 
     /// The supports and required values remembered for `cage` with its
