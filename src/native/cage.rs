@@ -152,13 +152,10 @@ impl<'a> Exact<'a> {
         parts: &'a [Part],
         required: &'a mut [u32],
     ) -> Self {
-        let mut order = [0u8; 64];
-        for (j, slot) in order.iter_mut().enumerate().take(sets.len()) {
-            *slot = j as u8;
-        }
+        let mut order: [u8; 64] = std::array::from_fn(|j| j as u8);
         let last = sets.len() - 1;
-        let largest = (0..sets.len()).rev().max_by_key(|&j| sets[j].count_ones()).unwrap_or(last);
-        order.swap(largest, last);
+        let widest = (0..sets.len()).rev().max_by_key(|&j| sets[j].count_ones()).unwrap_or(last);
+        order.swap(widest, last);
         Exact { sum_goal, apart, sets, chosen: [0; 64], order, keep, parts, required }
     }
 
