@@ -343,9 +343,8 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         // Every cell is placed, so each is in exactly one value's board.
         grid.refill(|values| {
             for (v, board) in boards[..size].iter().enumerate() {
-                for cell in members(board) {
-                    values[cell] = v as u8 + 1;
-                }
+                // `for_each`, not `for`: a loop per word (see `Members::fold`).
+                members(board).for_each(|cell| values[cell] = v as u8 + 1);
             }
         });
         self.counters.solutions += 1;
