@@ -383,31 +383,51 @@ impl Layout {
 /// The parts of every cage (see [`CageLayout::parts`]), into `parts`,
 /// noting in each cage where its own lie.
 fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize], parts: &mut Vec<Part>) {
-    let gw = shape.group_words;
-    let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
     parts.clear();
     for cage in cages.iter_mut() {
         let start = parts.len();
-        let cells = &cells[cage.cells.0..cage.cells.1];
-        if (2..=64).contains(&cells.len()) {
-            for k in 0..gw {
-                // The groups (of this word of group indices) with two cells
-                // of the cage or more.
-                let (mut once, mut twice) = (0u64, 0u64);
-                for &cell in cells {
-                    twice |= once & groups_of(cell, k);
-                    once |= groups_of(cell, k);
-                }
-                while twice != 0 {
-                    let bit = twice & twice.wrapping_neg();
-                    twice &= twice - 1;
-                    let mine = cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
-                    let cells = mine.map(|(j, _)| 1u64 << j).sum();
-                    parts.push(Part { cells, group: k * 64 + bit.trailing_zeros() as usize });
-                }
-            }
+        match &cells[cage.cells.0..cage.cells.1] {
+            &[a, b] => pair_parts(shape, a, b, parts),
+            cells if cells.len() <= 64 => cage_parts(shape, cells, parts),
+            _ => {}
         }
         cage.parts = (start, parts.len());
+    }
+}
+
+/// The parts of a cage of at most 64 `cells`, appended to `parts` in the
+/// order of their groups.
+fn cage_parts(shape: &Shape, cells: &[usize], parts: &mut Vec<Part>) {
+    let gw = shape.group_words;
+    let groups_of = |cell: usize, k: usize| shape.groups_of[cell * gw + k];
+    for k in 0..gw {
+        // The groups (of this word of group indices) with two cells of the
+        // cage or more.
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &cell in cells {
+            twice |= once & groups_of(cell, k);
+            once |= groups_of(cell, k);
+        }
+        while twice != 0 {
+            let bit = twice & twice.wrapping_neg();
+            twice &= twice - 1;
+            let mine = cells.iter().enumerate().filter(|&(_, &c)| groups_of(c, k) & bit != 0);
+            let cells = mine.map(|(j, _)| 1u64 << j).sum();
+            parts.push(Part { cells, group: k * 64 + bit.trailing_zeros() as usize });
+        }
+    }
+}
+
+/// [`cage_parts`] of a pair, the cage of most KenKen puzzles, in less
+/// work: both its cells are in every group it has two cells in.
+fn pair_parts(shape: &Shape, a: usize, b: usize, parts: &mut Vec<Part>) {
+    let gw = shape.group_words;
+    for k in 0..gw {
+        let mut both = shape.groups_of[a * gw + k] & shape.groups_of[b * gw + k];
+        while both != 0 {
+            parts.push(Part { cells: 0b11, group: k * 64 + both.trailing_zeros() as usize });
+            both &= both - 1;
+        }
     }
 }
 
@@ -428,6 +448,24 @@ mod tests {
             let mut rest = members(set);
             rest.next();
             assert_eq!(folded(rest), naive.get(1..).unwrap_or_default(), "{set:x?}");
+        }
+    }
+
+    #[test]
+    fn the_parts_of_a_pair_are_those_of_any_cage() {
+        // Sudoku groups (pairs sharing a row and a box have two parts),
+        // and 25×25, whose 75 groups take two words of group indices.
+        for size in [9, 25] {
+            let puzzle = Puzzle::sudoku(size, None, &vec![0; size * size]).expect("an empty Sudoku");
+            let shape = Shape::new(&puzzle);
+            for a in 0..size * size {
+                for b in (0..size * size).filter(|&b| b != a) {
+                    let (mut pair, mut any) = (Vec::new(), Vec::new());
+                    pair_parts(&shape, a, b, &mut pair);
+                    cage_parts(&shape, &[a, b], &mut any);
+                    assert_eq!(pair, any, "cells {a} and {b} of a {size}×{size}");
+                }
+            }
         }
     }
 }
