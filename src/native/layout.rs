@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::cage;
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
@@ -46,12 +47,36 @@ struct Stored {
     factors: Option<Factors>,
     divisors: Option<Rc<Divisors>>,
     /// A pair's partner table; none for other cages.
-    partners: Option<Rc<[u32]>>,
+    partners: Option<Rc<PairTable>>,
     /// The cage's cells are `cells[cells.0..cells.1]` of the layout, its
     /// `apart` sets and parts likewise.
     cells: (usize, usize),
     apart: (usize, usize),
     parts: (usize, usize),
+}
+
+/// What revising a two-cell cage needs, the same for every pair of one
+/// op, target and grid size: built once for them all.
+struct PairTable {
+    /// The values that can stand beside each value (see [`pairs::partners`]).
+    partners: Box<[u32]>,
+    /// [`cage::pair_supports`] with every value a candidate in both
+    /// cells, for cells apart (index 1: sharing a group) and not (index
+    /// 0): the values each cell keeps (the same for both, every op on a
+    /// pair being symmetric), and the values every completion puts in it.
+    full: [(u32, u32); 2],
+}
+
+impl PairTable {
+    fn new(op: Op, target: Option<u64>, size: usize) -> Self {
+        let partners: Box<[u32]> = pairs::partners(op, target, size).into();
+        let all = (1 << size) - 1;
+        let full = [false, true].map(|apart| {
+            let (keep, _, both) = cage::pair_supports(&partners, apart, all, all);
+            (keep, both)
+        });
+        PairTable { partners, full }
+    }
 }
 
 /// A cage's cells in one full group.
@@ -159,7 +184,7 @@ impl Shape {
 /// chosen keys, took 0.3 µs of an easy 9×9's 21).
 #[derive(Default)]
 struct Tables {
-    partners: FxHashMap<(Op, Option<u64>, usize), Rc<[u32]>>,
+    partners: FxHashMap<(Op, Option<u64>, usize), Rc<PairTable>>,
     divisors: FxHashMap<(Factors, usize), Option<Rc<Divisors>>>,
 }
 
@@ -186,9 +211,9 @@ impl Tables {
         })
     }
 
-    /// [`pairs::partners`] of a two-cell cage.
-    fn partners(&mut self, op: Op, target: Option<u64>, size: usize) -> Rc<[u32]> {
-        Rc::clone(self.partners.entry((op, target, size)).or_insert_with(|| pairs::partners(op, target, size).into()))
+    /// The [`PairTable`] of a two-cell cage.
+    fn partners(&mut self, op: Op, target: Option<u64>, size: usize) -> Rc<PairTable> {
+        Rc::clone(self.partners.entry((op, target, size)).or_insert_with(|| PairTable::new(op, target, size).into()))
     }
 
     /// [`Divisors::new`] of a product target.
@@ -361,7 +386,17 @@ impl Layout {
     /// pair: what revising it needs of [`Layout::cage`], without the rest.
     pub fn pair(&self, index: usize) -> (&[u32], &[Part]) {
         let cage = &self.cages[index];
-        (cage.partners.as_deref().unwrap_or_default(), &self.parts[cage.parts.0..cage.parts.1])
+        (cage.partners.as_ref().map_or(&[], |t| &t.partners), &self.parts[cage.parts.0..cage.parts.1])
+    }
+
+    /// For the cage of index `index`, a pair, what revising it gives
+    /// while both its cells have every value: the values each keeps, and
+    /// those every completion puts in it (ruled out of the rest of each of
+    /// its parts' groups). `None` for other cages.
+    pub fn full_pair(&self, index: usize) -> Option<(u32, u32)> {
+        let cage = &self.cages[index];
+        let apart = cage.parts.1 > cage.parts.0;
+        cage.partners.as_ref().map(|table| table.full[usize::from(apart)])
     }
 
     /// The cage of index `index` (as in [`Layout::cage_of`]).
@@ -374,7 +409,7 @@ impl Layout {
             divisors: cage.divisors.as_deref(),
             cells: &self.cells[cage.cells.0..cage.cells.1],
             apart: &self.apart[cage.apart.0..cage.apart.1],
-            partners: cage.partners.as_deref().unwrap_or_default(),
+            partners: cage.partners.as_ref().map_or(&[], |t| &t.partners),
             parts: &self.parts[cage.parts.0..cage.parts.1],
         }
     }
