@@ -27,6 +27,7 @@ use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 #[cfg(test)]
 use super::layout::Layout;
 use super::layout::{CageLayout, Part};
+use super::pairs;
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
@@ -44,7 +45,7 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
     match (op, sets) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
-            let (keep_a, keep_b, both) = pair_supports(cage.partners, !cage.parts.is_empty(), a, b);
+            let (keep_a, keep_b, both) = pairs::supports(cage.partners, !cage.parts.is_empty(), a, b);
             (keep[0], keep[1]) = (keep_a, keep_b);
             if !cage.parts.is_empty() {
                 required.resize(cage.parts.len(), both);
@@ -76,36 +77,6 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
         // Cell counts are checked when a cage is made.
         _ => unreachable!("a {op} cage with {} cells", cage.cells.len()),
     }
-}
-
-/// [`supports`] of a two-cell cage whose cells have the candidate sets
-/// `a` and `b`: what each keeps, and the values that every completion puts
-/// in the pair (for when its cells share a group; none if there is no
-/// completion). `partners` is the cage's partner table (see
-/// [`CageLayout::partners`]); `apart` says whether its cells share a group.
-pub(super) fn pair_supports(partners: &[u32], apart: bool, a: u32, b: u32) -> (u32, u32, u32) {
-    // Cells that share a group cannot take the same value.
-    let own = if apart { u32::MAX } else { 0 };
-    // The pairs of a value x are x with each of its partners; those of
-    // every x have in common x's partner if x has only one. The partner
-    // tables are symmetric, so the second cell keeps the partners of the
-    // first cell's values.
-    //
-    // Every value is looked at, whether `a` holds it or not, without a
-    // branch on what is found: a loop over `a`'s values, branching on
-    // each, cost more in mispredicted branches than the values it skipped.
-    let (mut keep_a, mut keep_b, mut both) = (0, 0, u32::MAX);
-    for (x, &partners) in partners.iter().enumerate() {
-        let held = 0u32.wrapping_sub(a >> x & 1);
-        let partners = partners & b & !(own & 1 << x) & held;
-        let found = u32::from(partners != 0);
-        keep_a |= found << x;
-        keep_b |= partners;
-        let only = if partners & partners.wrapping_sub(1) == 0 { partners } else { 0 };
-        // No change to `both` where nothing was found.
-        both &= (1 << x | only) | found.wrapping_sub(1);
-    }
-    (keep_a, keep_b, if keep_a == 0 { 0 } else { both })
 }
 
 /// Cages of `op` whose candidates combine in at most this many ways are
@@ -181,7 +152,7 @@ impl<'a> Exact<'a> {
         // The values chosen in the cells that share a group with cell i.
         // Here and at the last cell, no branch on the values or on what
         // they complete: the processor cannot guess those (see
-        // `pair_supports`).
+        // `pairs::supports`).
         let taken = self.chosen_in(self.apart[i]);
         if depth + 1 == self.sets.len() {
             // The last cell: the values that complete the sum or the

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::cage;
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
@@ -60,7 +59,7 @@ struct Stored {
 struct PairTable {
     /// The values that can stand beside each value (see [`pairs::partners`]).
     partners: Box<[u32]>,
-    /// [`cage::pair_supports`] with every value a candidate in both
+    /// [`pairs::supports`] with every value a candidate in both
     /// cells, for cells apart (index 1: sharing a group) and not (index
     /// 0): the values each cell keeps (the same for both, every op on a
     /// pair being symmetric), and the values every completion puts in it.
@@ -72,7 +71,7 @@ impl PairTable {
         let partners: Box<[u32]> = pairs::partners(op, target, size).into();
         let all = (1 << size) - 1;
         let full = [false, true].map(|apart| {
-            let (keep, _, both) = cage::pair_supports(&partners, apart, all, all);
+            let (keep, _, both) = pairs::supports(&partners, apart, all, all);
             (keep, both)
         });
         PairTable { partners, full }

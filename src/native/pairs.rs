@@ -1,5 +1,6 @@
 //! Two-cell cages: which values can stand beside which, worked out once
-//! per cage so that the search looks pairs up instead of dividing.
+//! per cage so that the search looks pairs up instead of dividing, and
+//! what a pair's cells keep of their candidates.
 
 use crate::puzzle::Op;
 
@@ -19,6 +20,37 @@ pub(super) fn partners(op: Op, target: Option<u64>, size: usize) -> Vec<u32> {
             None => 0,
         })
         .collect()
+}
+
+/// The supports (see [`cage::supports`](super::cage::supports)) of a
+/// two-cell cage whose cells have the candidate sets `a` and `b`: what
+/// each keeps, and the values that every completion puts in the pair (for
+/// when its cells share a group; none if there is no completion).
+/// `partners` is the cage's table of [`partners`]; `apart` says whether
+/// its cells share a group.
+pub(super) fn supports(partners: &[u32], apart: bool, a: u32, b: u32) -> (u32, u32, u32) {
+    // Cells that share a group cannot take the same value.
+    let own = if apart { u32::MAX } else { 0 };
+    // The pairs of a value x are x with each of its partners; those of
+    // every x have in common x's partner if x has only one. The partner
+    // tables are symmetric, so the second cell keeps the partners of the
+    // first cell's values.
+    //
+    // Every value is looked at, whether `a` holds it or not, without a
+    // branch on what is found: a loop over `a`'s values, branching on
+    // each, cost more in mispredicted branches than the values it skipped.
+    let (mut keep_a, mut keep_b, mut both) = (0, 0, u32::MAX);
+    for (x, &partners) in partners.iter().enumerate() {
+        let held = 0u32.wrapping_sub(a >> x & 1);
+        let partners = partners & b & !(own & 1 << x) & held;
+        let found = u32::from(partners != 0);
+        keep_a |= found << x;
+        keep_b |= partners;
+        let only = if partners & partners.wrapping_sub(1) == 0 { partners } else { 0 };
+        // No change to `both` where nothing was found.
+        both &= (1 << x | only) | found.wrapping_sub(1);
+    }
+    (keep_a, keep_b, if keep_a == 0 { 0 } else { both })
 }
 
 /// The values w from 1 to 32 with `v op w = target` or `w op v = target`.

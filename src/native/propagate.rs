@@ -5,6 +5,7 @@
 use super::cage;
 use super::layout::{CageLayout, Layout, Part, members};
 use super::memo::{self, Memo};
+use super::pairs;
 use super::spare;
 
 /// Up to this size, the root's other cages wait until its pairs (and the
@@ -572,7 +573,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     fn revise_pair(&mut self, boards: &mut Boards<W>, index: usize, a: usize, b: usize) -> Result<bool, Contradiction> {
         let (partners, parts) = self.layout.pair(index);
         let (set_a, set_b) = (self.values(boards, a), self.values(boards, b));
-        let (keep_a, keep_b, both) = cage::pair_supports(partners, !parts.is_empty(), set_a, set_b);
+        let (keep_a, keep_b, both) = pairs::supports(partners, !parts.is_empty(), set_a, set_b);
         if keep_a & set_a == 0 || keep_b & set_b == 0 {
             self.blame([a, b]);
             return Err(Contradiction);
