@@ -468,6 +468,7 @@ fn pair_parts(shape: &Shape, a: usize, b: usize, parts: &mut Vec<Part>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::Cell;
 
     #[test]
     fn members_are_the_set_bits_in_order() {
@@ -489,8 +490,12 @@ mod tests {
     fn the_parts_of_a_pair_are_those_of_any_cage() {
         // Sudoku groups (pairs sharing a row and a box have two parts),
         // and 25×25, whose 75 groups take two words of group indices.
-        for size in [9, 25] {
-            let puzzle = Puzzle::sudoku(size, None, &vec![0; size * size]).expect("an empty Sudoku");
+        for (size, side) in [(9, 3), (25, 5)] {
+            let boxes = (0..size).map(|b| {
+                let (top, left) = (b / side * side, b % side * side);
+                Group::new((0..size).map(|i| Cell { row: top + i / side, col: left + i % side }).collect())
+            });
+            let puzzle = Puzzle::new(size, boxes.collect(), Vec::new()).expect("a grid with boxes");
             let shape = Shape::new(&puzzle);
             for a in 0..size * size {
                 for b in (0..size * size).filter(|&b| b != a) {
