@@ -255,11 +255,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             let Some((keep, both)) = layout.full_pair(index) else { continue };
             let &[a, b] = layout.cells(index) else { unreachable!("a pair has two cells") };
             for cell in [a, b] {
-                let (word, shift) = (cell / 64, cell % 64);
-                for (v, board) in boards[..self.size()].iter_mut().enumerate() {
-                    board[word] &= !(u64::from(!keep >> v & 1) << shift);
-                }
-                seeded[word] |= 1 << shift;
+                self.take_values(boards, cell, !keep);
+                seeded[cell / 64] |= 1 << (cell % 64);
             }
             if both != 0 {
                 for part in layout.pair(index).1 {
@@ -306,8 +303,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// Removes the values `gone` (bit v for value v + 1) from the
     /// candidates of `cell`, leaving the rest to the next propagation.
     pub fn remove(&mut self, boards: &mut Boards<W>, cell: usize, gone: u32) {
+        self.changed[cell / 64] |= 1 << (cell % 64);
+        self.take_values(boards, cell, gone);
+    }
+
+    /// [`Propagator::remove`] without noting that `cell` changed.
+    fn take_values(&self, boards: &mut Boards<W>, cell: usize, gone: u32) {
         let (word, shift) = (cell / 64, cell % 64);
-        self.changed[word] |= 1 << shift;
         // Every board, without a branch on which values go: cheaper than
         // the mispredicted branches of a loop over `gone`.
         for (v, board) in boards[..self.size()].iter_mut().enumerate() {
