@@ -35,15 +35,7 @@ struct Counters {
     complete: bool,
 }
 
-/// Hands every solution of `puzzle` to `on_solution`, as it is found, until
-/// the search space is exhausted or the callback returns `Break`.
-///
-/// Memory stays flat: one set of boards per level of the search, however
-/// many solutions there are, and one path per restart.
-///
-/// Only the solutions in `cubes` are handed out: each cube fixes cells
-/// (row-major index) to values (from 1) and is searched on its own;
-/// `&[vec![]]` is the whole space.
+/// [`enumerate_until`], never giving up.
 #[cfg(test)]
 pub(crate) fn enumerate(
     puzzle: &Puzzle,
@@ -56,8 +48,17 @@ pub(crate) fn enumerate(
 /// Failures between two questions to `give_up`.
 const ASK_EVERY: u64 = 64;
 
-/// [`enumerate`], asking `give_up(failures, solutions)` every
-/// [`ASK_EVERY`] failures, and stopping there (incomplete) when it says so.
+/// Hands every solution of `puzzle` to `on_solution`, as it is found, until
+/// the search space is exhausted or the callback returns `Break`; asks
+/// `give_up(failures, solutions)` every [`ASK_EVERY`] failures, and stops
+/// there (incomplete) when it says so.
+///
+/// Memory stays flat: one set of boards per level of the search, however
+/// many solutions there are, and one path per restart.
+///
+/// Only the solutions in `cubes` are handed out: each cube fixes cells
+/// (row-major index) to values (from 1) and is searched on its own;
+/// `&[vec![]]` is the whole space.
 pub(crate) fn enumerate_until(
     puzzle: &Puzzle,
     cubes: &[Vec<(usize, usize)>],
@@ -82,7 +83,7 @@ struct Restarts {
     after_a_solution: bool,
 }
 
-/// [`enumerate`], restarting as `restarts` says, or never.
+/// [`enumerate_until`], restarting as `restarts` says, or never.
 fn enumerate_with(
     puzzle: &Puzzle,
     cubes: &[Vec<(usize, usize)>],
