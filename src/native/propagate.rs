@@ -133,6 +133,10 @@ pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     at_root: bool,
     /// The largest weight (see [`Work::weight`]).
     pub max_weight: u32,
+    /// Whether hidden singles have not been looked for since the root was
+    /// set up: every group is looked at then, not just those where a value
+    /// lost a place, since nearly all have.
+    fresh: bool,
 }
 
 /// The lists a propagator works in, sized for one puzzle but kept on the
@@ -199,6 +203,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             memo: Memo::default(),
             at_root: true,
             max_weight: 1,
+            fresh: true,
         }
     }
 
@@ -241,6 +246,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         self.changed = self.all;
         self.work.seen.fill(self.all);
         self.at_root = true;
+        self.fresh = true;
     }
 
     /// The root's first revision of every pair, whose cells have every
@@ -427,7 +433,15 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             // with boxes).
             let gw = self.group_words;
             for k in 0..gw {
-                let look = members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k]);
+                let look = if self.fresh {
+                    let groups = self.full_groups.len() / W;
+                    match groups.saturating_sub(k * 64) {
+                        64.. => u64::MAX,
+                        left => (1 << left) - 1,
+                    }
+                } else {
+                    members(&lost).fold(0, |look, cell| look | self.groups_of[cell * gw + k])
+                };
                 let mut word = look & !self.work.placed_in[v * gw + k];
                 while word != 0 {
                     let g = k * 64 + word.trailing_zeros() as usize;
@@ -436,6 +450,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 }
             }
         }
+        self.fresh = false;
         Ok(found)
     }
 
