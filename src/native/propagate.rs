@@ -111,10 +111,6 @@ pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     /// Every cell of the grid.
     pub all: Bits<W>,
     caged: Bits<W>,
-    /// For each cell, the cells sharing a group with it (`W` words each).
-    peers: &'a [u64],
-    /// The groups of N cells (`W` words each).
-    full_groups: &'a [u64],
     /// Cells whose candidates changed since their cages were last marked.
     changed: Bits<W>,
     /// For each cell, the full groups it is in, as a set of group indices
@@ -165,6 +161,11 @@ pub(super) struct Work<const W: usize> {
     /// (`group_words` words a value): hidden singles need no look there,
     /// though the cells that lost the value on placing it lie in them.
     placed_in: Vec<u64>,
+    /// For each cell, the cells sharing a group with it, and the groups of
+    /// N cells: the layout's, as sets, so that reading one costs one
+    /// bounds check.
+    peers: Vec<Bits<W>>,
+    full_groups: Vec<Bits<W>>,
 }
 
 impl<const W: usize> Work<W> {
@@ -182,6 +183,12 @@ impl<const W: usize> Work<W> {
         work.weight.resize(layout.size * layout.size, 1);
         work.placed_in.clear();
         work.placed_in.resize(layout.size * layout.shape.group_words, 0);
+        let sets = |table: &[u64], into: &mut Vec<Bits<W>>| {
+            into.clear();
+            into.extend(table.chunks_exact(W).map(|s| Bits::<W>::try_from(s).expect("sets of W words")));
+        };
+        sets(&layout.shape.peers, &mut work.peers);
+        sets(&layout.shape.full_groups, &mut work.full_groups);
         work
     }
 }
@@ -194,8 +201,6 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             size: layout.size,
             all: *set(&shape.all, 0),
             caged: *set(&layout.caged, 0),
-            peers: &shape.peers,
-            full_groups: &shape.full_groups,
             changed: [0; W],
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
@@ -293,7 +298,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         boards[self.size()][word] |= bit;
         let board = &mut boards[v];
         board[word] |= bit;
-        clear(board, set(self.peers, cell), &mut self.changed);
+        clear(board, &self.work.peers[cell], &mut self.changed);
         self.changed[word] |= bit;
         self.note_placed(cell, v);
     }
@@ -394,7 +399,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                     self.blame([cell]);
                     return Err(Contradiction);
                 }
-                let theirs = set::<W>(self.peers, cell);
+                let theirs = &self.work.peers[cell];
                 for i in 0..W {
                     peers[i] |= theirs[i];
                 }
@@ -434,7 +439,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             let gw = self.group_words;
             for k in 0..gw {
                 let look = if self.fresh {
-                    let groups = self.full_groups.len() / W;
+                    let groups = self.work.full_groups.len();
                     match groups.saturating_sub(k * 64) {
                         64.. => u64::MAX,
                         left => (1 << left) - 1,
@@ -457,8 +462,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// Places value `v` in full group `g` if it has one place left there
     /// and is not placed yet; fails if it has none.
     fn hidden_single(&mut self, boards: &mut Boards<W>, v: usize, g: usize) -> Result<bool, Contradiction> {
-        let group = set::<W>(self.full_groups, g);
-        let places = and(&boards[v], group);
+        let group = self.work.full_groups[g];
+        let places = and(&boards[v], &group);
         if several(&places) {
             return Ok(false);
         }
@@ -469,7 +474,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             }
             Some(_) => Ok(false),
             None => {
-                self.blame(members(group));
+                self.blame(members(&group));
                 Err(Contradiction)
             }
         }
@@ -623,7 +628,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// puts in `part`, from the rest of the part's group. Reports whether
     /// any went.
     fn rule_out(&mut self, boards: &mut Boards<W>, cells: &[usize], part: &Part, mut values: u32) -> bool {
-        let mut outside = *set::<W>(self.full_groups, part.group);
+        let mut outside = self.work.full_groups[part.group];
         for cell in (0..cells.len()).filter(|j| part.cells & (1 << j) != 0).map(|j| cells[j]) {
             outside[cell / 64] &= !(1 << (cell % 64));
         }
