@@ -56,7 +56,7 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
             let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
             let combinations = sets
                 .iter()
-                .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op)));
+                .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op, size)));
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
                 Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal, target);
@@ -79,14 +79,24 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
     }
 }
 
-/// Cages of `op` whose candidates combine in at most this many ways are
-/// checked exactly. A `?` cage gains more from it: the bounds of a sum and
-/// of a product together prune far less than either alone, and the values
-/// required in a part come only from the exact check (on Keen's no-op 9×9
-/// puzzles, a limit of 1,024 rather than 128 makes the median 1.2–2×
-/// faster; for the other ops, it makes the easy ones slower).
-fn exact_limit(op: Op) -> u32 {
-    if op == Op::Any { 1024 } else { 128 }
+/// Cages of `op` in an N×N grid of `size` whose candidates combine in at
+/// most this many ways are checked exactly. A `?` cage gains more from it:
+/// the bounds of a sum and of a product together prune far less than
+/// either alone, and the values required in a part come only from the
+/// exact check (on Keen's no-op 9×9 puzzles, a limit of 1,024 rather than
+/// 128 makes the median 1.2–2× faster; for the other ops, it makes the
+/// easy ones slower). Above 9×9 the other ops gain too: on 155 random
+/// 25×25 puzzles (`generate --size 25`, seeds 1–155, `--limit 2`), a limit
+/// of 2,048 rather than 128 took the geometric mean of native's times from
+/// 50–102 ms to 30–60 ms and left 17 past 10 s instead of 20, and 20×20
+/// ones from 2.1 to 1.5 ms; limits from 512 to 8,192 did about as well,
+/// larger ones worse. Which puzzles stay slow changes at random.
+fn exact_limit(op: Op, size: usize) -> u32 {
+    match op {
+        Op::Any => 1024,
+        _ if size > 9 => 2048,
+        _ => 128,
+    }
 }
 
 /// An exact check of a `+`, `*` or `?` cage of three or more cells: every
@@ -549,7 +559,7 @@ mod tests {
         let in_line = |on: &dyn Fn(&(usize, usize)) -> bool| {
             cells.iter().enumerate().filter(|(_, c)| on(c)).map(|(j, _)| 1u64 << j).sum::<u64>()
         };
-        let parts: Vec<u64> = (0..7)
+        let parts: Vec<u64> = (0..puzzle.size())
             .flat_map(|i| [in_line(&|c| c.0 == i), in_line(&|c| c.1 == i)])
             .filter(|p| p.count_ones() >= 2)
             .collect();
@@ -574,6 +584,24 @@ mod tests {
 
     #[test]
     fn required_values_are_in_every_completion() {
+        let (compared, large) = compare_with_brute_force(7, 4000);
+        assert!(compared > 1000, "compared {compared}");
+        assert!(large > 0, "none checked exactly beyond 128 combinations");
+    }
+
+    #[test]
+    fn required_values_are_in_every_completion_above_nine_by_nine() {
+        // Where sums and products are checked exactly up to 2,048
+        // combinations rather than 128.
+        let (compared, large) = compare_with_brute_force(12, 600);
+        assert!(compared > 200, "compared {compared}");
+        assert!(large > 50, "{large} checked exactly beyond 128 combinations");
+    }
+
+    /// `supports` against [`by_brute_force`] on `cases` random cages of up
+    /// to four cells in an N×N grid of `size`: how many were compared (those
+    /// checked exactly), and how many of them had over 128 combinations.
+    fn compare_with_brute_force(size: usize, cases: usize) -> (usize, usize) {
         use rand::{RngExt, SeedableRng};
         let shapes: [&[(usize, usize)]; 5] = [
             &[(0, 0), (0, 1)],
@@ -583,8 +611,8 @@ mod tests {
             &[(0, 0), (0, 1), (1, 0), (1, 1)],
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let mut compared = 0;
-        for _ in 0..4000 {
+        let (mut compared, mut large) = (0, 0);
+        for _ in 0..cases {
             let cells = shapes[rng.random_range(0..shapes.len())];
             let ops: &[Op] = if cells.len() == 2 {
                 &[Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Any]
@@ -592,7 +620,7 @@ mod tests {
                 &[Op::Add, Op::Mul, Op::Any]
             };
             let op = ops[rng.random_range(0..ops.len())];
-            let planted: Vec<u64> = cells.iter().map(|_| rng.random_range(1..=7)).collect();
+            let planted: Vec<u64> = cells.iter().map(|_| rng.random_range(1..=size as u64)).collect();
             let (high, low) = (planted.iter().max().unwrap(), planted.iter().min().unwrap());
             let target = match op {
                 Op::Sub => high - low,
@@ -605,11 +633,17 @@ mod tests {
             let Ok(cage) = Cage::new(op, target, cells.iter().map(|&(row, col)| Cell { row, col }).collect()) else {
                 continue;
             };
-            let puzzle = Puzzle::new(7, Vec::new(), vec![cage]).unwrap();
+            let puzzle = Puzzle::new(size, Vec::new(), vec![cage]).unwrap();
             let layout = Layout::new(&puzzle);
-            let sets: Vec<u32> = cells.iter().map(|_| rng.random_range(1..1 << 7)).collect();
+            let sets: Vec<u32> = cells.iter().map(|_| rng.random_range(1..1 << size)).collect();
             let (mut keep, mut required) = (Vec::new(), Vec::new());
-            supports(&layout.cage(0), 7, &sets, &mut keep, &mut required);
+            supports(&layout.cage(0), size, &sets, &mut keep, &mut required);
+            let combinations = sets.iter().map(|s| s.count_ones()).product::<u32>();
+            if required.is_empty() {
+                // Too many combinations to try them all: nothing required.
+                assert!(combinations > exact_limit(op, size), "{sets:?}");
+                continue;
+            }
             let (expected_keep, expected_parts) = by_brute_force(&puzzle, cells, &sets);
             let mut parts: Vec<(u64, u32)> = layout
                 .cage(0)
@@ -621,16 +655,12 @@ mod tests {
             parts.sort();
             let mut expected_parts = expected_parts;
             expected_parts.sort();
-            if required.is_empty() {
-                // Too many combinations to try them all: nothing required.
-                assert!(sets.iter().map(|s| s.count_ones()).product::<u32>() > exact_limit(op), "{sets:?}");
-                continue;
-            }
             compared += 1;
+            large += usize::from(combinations > 128);
             assert_eq!(keep, expected_keep, "{op} {target} {cells:?} {sets:?}");
             assert_eq!(parts, expected_parts, "{op} {target} {cells:?} {sets:?}");
         }
-        assert!(compared > 1000, "compared {compared}");
+        (compared, large)
     }
 
     #[test]
