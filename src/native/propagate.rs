@@ -205,7 +205,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
             work: Work::new(layout),
-            memo: Memo::default(),
+            memo: Memo::new(layout.size),
             at_root: true,
             max_weight: 1,
             fresh: true,
