@@ -12,21 +12,40 @@
 # THROUGHPUT=path measures that build of the example instead of this
 # tree's, to compare two builds.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 limit=2
 case ${1:-} in 2 | all) limit=$1 && shift ;; esac
 [ $# -gt 0 ] || { echo "usage: scripts/instructions.sh [2|all] FILE..." >&2; exit 2; }
-throughput=${THROUGHPUT:-target/release/examples/throughput}
-[ -n "${THROUGHPUT:-}" ] || cargo build --release --quiet --example throughput
+# The files as named from where the script was started, before moving to
+# the repository.
+names=("$@")
+files=()
+for file in "$@"; do
+    [ -f "$file" ] || { echo "scripts/instructions.sh: no file $file" >&2; exit 2; }
+    files+=("$(realpath "$file")")
+done
+if [ -n "${THROUGHPUT:-}" ]; then
+    throughput=$(realpath "$THROUGHPUT")
+    cd "$(dirname "$0")/.."
+else
+    cd "$(dirname "$0")/.."
+    throughput=target/release/examples/throughput
+    cargo build --release --quiet --example throughput
+fi
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+log=$(mktemp)
+trap 'rm -f "$out" "$log"' EXIT
 echo "| file | instructions | mispredicted branches |"
 echo "|---|---|---|"
-for file in "$@"; do
-    valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$out" \
-        --toggle-collect='cagey::solver::Solver::count' "$throughput" "$file" "$limit" 1 native >/dev/null 2>&1
+for i in "${!files[@]}"; do
+    if ! valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$out" \
+        --toggle-collect='cagey::solver::Solver::count' "$throughput" "${files[i]}" "$limit" 1 native >/dev/null 2>"$log"; then
+        echo "scripts/instructions.sh: measuring ${names[i]} failed:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
     # PROGRAM TOTALS: Ir, Bc, Bcm, Bi, Bim, each followed by its share;
-    # mispredicted branches are Bcm + Bim.
-    callgrind_annotate "$out" 2>/dev/null | awk -v f="$file" '/PROGRAM TOTALS/ {
-        gsub(",", ""); printf "| %s | %d | %d |\n", f, $1, $5 + $9 }'
+    # mispredicted branches are Bcm + Bim. Printed as floating point, since
+    # counts pass the 32-bit integers of some awks.
+    callgrind_annotate "$out" 2>/dev/null | awk -v f="${names[i]}" '/PROGRAM TOTALS/ {
+        gsub(",", ""); printf "| %s | %.0f | %.0f |\n", f, $1, $5 + $9 }'
 done
