@@ -36,8 +36,17 @@ use crate::puzzle::Op;
 /// checked exactly, the values that every completion puts in each part of
 /// the cage (see [`CageLayout::parts`]): `required[k]` for `cage.parts[k]`,
 /// to be ruled out from the rest of that group. `required` is left empty
-/// when not worked out.
-pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &mut Vec<u32>, required: &mut Vec<u32>) {
+/// when not worked out. `at_root` says whether the search's root is being
+/// propagated, where larger cages are checked exactly (see
+/// [`exact_limit`]).
+pub(super) fn supports(
+    cage: &CageLayout<'_>,
+    size: usize,
+    sets: &[u32],
+    keep: &mut Vec<u32>,
+    required: &mut Vec<u32>,
+    at_root: bool,
+) {
     let (op, target) = (cage.op, cage.target);
     keep.clear();
     keep.resize(sets.len(), 0);
@@ -54,9 +63,9 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
         (Op::Add | Op::Mul | Op::Any, sets) => {
             let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
             let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
-            let combinations = sets
-                .iter()
-                .try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op, size)));
+            let combinations = sets.iter().try_fold(1u32, |acc, &set| {
+                acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op, size, at_root))
+            });
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
                 Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal, target);
@@ -91,13 +100,33 @@ pub(super) fn supports(cage: &CageLayout<'_>, size: usize, sets: &[u32], keep: &
 /// 50–102 ms to 30–60 ms and left 17 past 10 s instead of 20, and 20×20
 /// ones from 2.1 to 1.5 ms; limits from 512 to 8,192 did about as well,
 /// larger ones worse. Which puzzles stay slow changes at random.
-fn exact_limit(op: Op, size: usize) -> u32 {
+///
+/// At the root, cages above 16×16 are checked exactly up to
+/// [`ROOT_EXACT_LIMIT`] combinations, whatever their op.
+fn exact_limit(op: Op, size: usize, at_root: bool) -> u32 {
     match op {
+        _ if at_root && size > 16 => ROOT_EXACT_LIMIT,
         Op::Any => 1024,
         _ if size > 9 => 2048,
         _ => 128,
     }
 }
+
+/// What is pruned at the root, the whole search inherits, and the root is
+/// propagated once (again at each restart): there, above 16×16, cages are
+/// checked exactly up to this many combinations, so that the search starts
+/// from their exact supports where it would have had bounds. Native,
+/// `count --limit 2`, 10 s timeout, geometric mean and runs past 10 s:
+/// `generate --size 25 --seed 1..95` 64.7 ms and 11 → 47.2 ms and 7,
+/// seeds 96–155 64.3 ms and 6 → 62.4 ms and 5 (65,536: 53 ms and 9, then
+/// 85 ms and 7; 262,144 on seeds 1–95: 59 ms and 10); 20×20 seeds 1–60
+/// 2.7 → 2.5 ms, no-op 13.1 → 12.4 ms. Which puzzles stay slow still
+/// changes at random (seed 3 of 25×25: 2.9 → 4.7 s). On 16×16 the root's
+/// larger checks cost more than they save (0.7–0.8 → 1.0 ms, no-op 1.7 →
+/// 1.9 ms: its puzzles take a millisecond, with no tail to cure), and
+/// more so on Keen's standard 9×9 puzzles, mostly solved at the root
+/// (15–46% more instructions).
+const ROOT_EXACT_LIMIT: u32 = 16_384;
 
 /// An exact check of a `+`, `*` or `?` cage of three or more cells: every
 /// combination of candidates that keeps apart the cells sharing a group is
@@ -584,7 +613,7 @@ mod tests {
 
     #[test]
     fn required_values_are_in_every_completion() {
-        let (compared, large) = compare_with_brute_force(7, 4000);
+        let (compared, large, _) = compare_with_brute_force(7, 4000, false);
         assert!(compared > 1000, "compared {compared}");
         assert!(large > 0, "none checked exactly beyond 128 combinations");
     }
@@ -593,15 +622,27 @@ mod tests {
     fn required_values_are_in_every_completion_above_nine_by_nine() {
         // Where sums and products are checked exactly up to 2,048
         // combinations rather than 128.
-        let (compared, large) = compare_with_brute_force(12, 600);
+        let (compared, large, _) = compare_with_brute_force(12, 600, false);
         assert!(compared > 200, "compared {compared}");
         assert!(large > 50, "{large} checked exactly beyond 128 combinations");
     }
 
+    #[test]
+    fn required_values_are_in_every_completion_at_a_large_root() {
+        // Where cages are checked exactly up to `ROOT_EXACT_LIMIT`
+        // combinations, beyond the search's limits.
+        let (compared, _, beyond) = compare_with_brute_force(20, 400, true);
+        assert!(compared > 200, "compared {compared}");
+        assert!(beyond > 50, "{beyond} checked exactly beyond the search's limit");
+    }
+
     /// `supports` against [`by_brute_force`] on `cases` random cages of up
-    /// to four cells in an N×N grid of `size`: how many were compared (those
-    /// checked exactly), and how many of them had over 128 combinations.
-    fn compare_with_brute_force(size: usize, cases: usize) -> (usize, usize) {
+    /// to four cells in an N×N grid of `size`, at the root or not (where
+    /// the sets are denser, so as to have more combinations): how many
+    /// were compared (those checked exactly), how many of them had over
+    /// 128 combinations, and how many more than the search below the root
+    /// checks exactly.
+    fn compare_with_brute_force(size: usize, cases: usize, at_root: bool) -> (usize, usize, usize) {
         use rand::{RngExt, SeedableRng};
         let shapes: [&[(usize, usize)]; 5] = [
             &[(0, 0), (0, 1)],
@@ -611,7 +652,7 @@ mod tests {
             &[(0, 0), (0, 1), (1, 0), (1, 1)],
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let (mut compared, mut large) = (0, 0);
+        let (mut compared, mut large, mut beyond) = (0, 0, 0);
         for _ in 0..cases {
             let cells = shapes[rng.random_range(0..shapes.len())];
             let ops: &[Op] = if cells.len() == 2 {
@@ -635,13 +676,15 @@ mod tests {
             };
             let puzzle = Puzzle::new(size, Vec::new(), vec![cage]).unwrap();
             let layout = Layout::new(&puzzle);
-            let sets: Vec<u32> = cells.iter().map(|_| rng.random_range(1..1 << size)).collect();
+            let mut random_set = || rng.random_range(1..1 << size);
+            let sets: Vec<u32> =
+                cells.iter().map(|_| if at_root { random_set() | random_set() } else { random_set() }).collect();
             let (mut keep, mut required) = (Vec::new(), Vec::new());
-            supports(&layout.cage(0), size, &sets, &mut keep, &mut required);
+            supports(&layout.cage(0), size, &sets, &mut keep, &mut required, at_root);
             let combinations = sets.iter().map(|s| s.count_ones()).product::<u32>();
             if required.is_empty() {
                 // Too many combinations to try them all: nothing required.
-                assert!(combinations > exact_limit(op, size), "{sets:?}");
+                assert!(combinations > exact_limit(op, size, at_root), "{sets:?}");
                 continue;
             }
             let (expected_keep, expected_parts) = by_brute_force(&puzzle, cells, &sets);
@@ -657,10 +700,11 @@ mod tests {
             expected_parts.sort();
             compared += 1;
             large += usize::from(combinations > 128);
+            beyond += usize::from(combinations > exact_limit(op, size, false));
             assert_eq!(keep, expected_keep, "{op} {target} {cells:?} {sets:?}");
             assert_eq!(parts, expected_parts, "{op} {target} {cells:?} {sets:?}");
         }
-        (compared, large)
+        (compared, large, beyond)
     }
 
     #[test]

@@ -124,8 +124,9 @@ pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     /// Whether the root is being propagated. Its revisions do not go
     /// through the memo: its candidate sets do not come again (on Keen's
     /// easy 9×9 puzzles, solved there, 1 revision in 100 found its sets in
-    /// it). And its pairs may come before its larger cages (see
-    /// [`PAIRS_FIRST_UP_TO`]).
+    /// it). Its pairs may come before its larger cages (see
+    /// [`PAIRS_FIRST_UP_TO`]), and above 16×16 its cages are checked
+    /// exactly up to more combinations (see `cage::ROOT_EXACT_LIMIT`).
     at_root: bool,
     /// The largest weight (see [`Work::weight`]).
     pub max_weight: u32,
@@ -556,7 +557,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 memo::unpack(packed_required, cage.parts.len(), self.size(), &mut required);
             }
             None => {
-                cage::supports(cage, self.size(), &sets, &mut keep, &mut required);
+                cage::supports(cage, self.size(), &sets, &mut keep, &mut required, self.at_root);
                 if let Some(p) = packed {
                     let kept = memo::pack(&keep, self.size()).expect("as many cells as the sets");
                     let required = memo::pack(&required, self.size()).expect("parts checked to fit");
