@@ -637,8 +637,8 @@ mod tests {
     }
 
     /// `supports` against [`by_brute_force`] on `cases` random cages of up
-    /// to four cells in an N×N grid of `size`, at the root or not (where
-    /// the sets are denser, so as to have more combinations): how many
+    /// to four cells in an N×N grid of `size`, at the root or not (at the
+    /// root with denser sets, so as to have more combinations): how many
     /// were compared (those checked exactly), how many of them had over
     /// 128 combinations, and how many more than the search below the root
     /// checks exactly.
