@@ -63,9 +63,9 @@ pub(super) fn supports(
         (Op::Add | Op::Mul | Op::Any, sets) => {
             let sum_goal = if matches!(op, Op::Add | Op::Any) { target } else { None };
             let product_goal = if matches!(op, Op::Mul | Op::Any) { cage.factors } else { None };
-            let combinations = sets.iter().try_fold(1u32, |acc, &set| {
-                acc.checked_mul(set.count_ones()).filter(|&p| p <= exact_limit(op, size, at_root))
-            });
+            let limit = exact_limit(op, size, at_root);
+            let combinations =
+                sets.iter().try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= limit));
             if combinations.is_some() && !cage.apart.is_empty() {
                 required.resize(cage.parts.len(), u32::MAX);
                 Exact::new(sum_goal, cage.apart, sets, keep, cage.parts, required).run(product_goal, target);
