@@ -1,7 +1,8 @@
 //! The native backend: propagation on one bitboard per value, and
 //! depth-first search that branches first where it last came to a dead
 //! end, then where candidates are few and failures many, restarting with
-//! nogoods when failures pile up.
+//! nogoods when failures pile up; on grids above 16×16 the root is probed
+//! first (values whose placement fails leave it).
 //!
 //! Depends on the puzzle model only; its cage arithmetic is its own (see
 //! `cage.rs`), so that the cross-check against the SAT backend and the
@@ -45,13 +46,14 @@ pub(crate) fn enumerate(
     enumerate_until(puzzle, cubes, &mut |_, _| false, on_solution)
 }
 
-/// Failures between two questions to `give_up`.
+/// Failures (or probes) between two questions to `give_up`.
 const ASK_EVERY: u64 = 64;
 
 /// Hands every solution of `puzzle` to `on_solution`, as it is found, until
 /// the search space is exhausted or the callback returns `Break`; asks
-/// `give_up(failures, solutions)` every [`ASK_EVERY`] failures, and stops
-/// there (incomplete) when it says so.
+/// `give_up(failures, solutions)` every [`ASK_EVERY`] failures (and
+/// probes, see [`PROBE_ABOVE`]), and stops there (incomplete) when it says
+/// so.
 ///
 /// Memory stays flat: one set of boards per level of the search, however
 /// many solutions there are, and one path per restart.
@@ -66,8 +68,19 @@ pub(crate) fn enumerate_until(
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Stats {
     let restarts = Some(Restarts { first: 100, after_a_solution: false });
-    enumerate_with(puzzle, cubes, restarts, give_up, on_solution)
+    enumerate_with(puzzle, cubes, restarts, PROBE_ABOVE, give_up, on_solution)
 }
+
+/// Grids above this size have the root of each cube probed once (see
+/// [`Search::probe`]). Native, `count --limit 2`, 10 s timeout, geometric
+/// mean and runs past 10 s, without and with: `generate --size 25 --seed
+/// 1..40` 28.3 ms and 1 → 27.3 ms and 0 (seed 3 6.6 s → 0.63, seed 35
+/// 6.1 s → 0.12); `--seed 41..155` 79.2 ms and 12 → 72.3 ms and 10;
+/// `--size 20 --noop --seed 1..95` 13.8 ms and 4 → 12.5 ms and 3; `--size
+/// 20 --seed 1..60` 2.4 → 3.4 ms, none past. On Keen's no-op 9×9 sets,
+/// probing the root of each restart made the whole search slower by half
+/// or more, and smaller grids are answered in milliseconds without.
+const PROBE_ABOVE: usize = 16;
 
 /// When a search restarts from the root.
 #[derive(Clone, Copy)]
@@ -83,15 +96,18 @@ struct Restarts {
     after_a_solution: bool,
 }
 
-/// [`enumerate_until`], restarting as `restarts` says, or never.
+/// [`enumerate_until`], restarting as `restarts` says, or never, and
+/// probing the root of grids above `probe_above`.
 fn enumerate_with(
     puzzle: &Puzzle,
     cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
+    probe_above: usize,
     give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Stats {
     let layout = Layout::new(puzzle);
+    let probe = layout.size > probe_above;
     // 9×9, the size of nearly every Sudoku and KenKen, and the large sizes
     // of `generate` and Sudoku (12, 16, 20, 25) have their own copies of
     // the search with the size a constant: the loops over the values then
@@ -102,8 +118,8 @@ fn enumerate_with(
     macro_rules! by_size {
         ($(($fw:literal, $n:literal))*; $($w:literal)*) => {
             match (layout.shape.words, layout.size) {
-                $(($fw, $n) => search::<$fw, $n>(&layout, cubes, restarts, give_up, on_solution),)*
-                $(($w, _) => search::<$w, 0>(&layout, cubes, restarts, give_up, on_solution),)*
+                $(($fw, $n) => search::<$fw, $n>(&layout, cubes, restarts, probe, give_up, on_solution),)*
+                $(($w, _) => search::<$w, 0>(&layout, cubes, restarts, probe, give_up, on_solution),)*
                 (words, _) => unreachable!("a grid of {words} words: sizes stop at 25"),
             }
         };
@@ -122,11 +138,13 @@ enum Stop {
     Restart,
 }
 
-/// The search for grids of `W` words a set of cells.
+/// The search for grids of `W` words a set of cells, probing the root of
+/// each cube if `probe` says so.
 fn search<const W: usize, const N: usize>(
     layout: &Layout,
     cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
+    probe: bool,
     give_up: &mut dyn FnMut(u64, u64) -> bool,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Counters {
@@ -135,18 +153,30 @@ fn search<const W: usize, const N: usize>(
     search.counters.complete = 'cubes: {
         for cube in cubes {
             search.nogoods = Nogoods::default();
+            search.probed.clear();
             search.cutoff = restarts.map_or(u64::MAX, |r| r.first);
-            search.failures_before = search.counters.failures;
             search.solutions_before = search.counters.solutions;
+            let mut first_run = true;
             loop {
                 search.prop.root(&mut root);
                 for &(cell, value) in cube {
                     let others = search.prop.values(&root, cell) & !(1 << (value - 1));
                     search.prop.remove(&mut root, cell, others);
                 }
+                for &(cell, gone) in &search.probed {
+                    search.prop.remove(&mut root, cell, gone);
+                }
                 search.counters.nodes += 1;
-                let flow = match search.propagate(&mut root) {
-                    Ok(()) => search.branch(&root, 0),
+                let probe_now = probe && std::mem::take(&mut first_run);
+                let root_holds = search.propagate(&mut root).and_then(|()| match probe_now {
+                    true => search.probe(&mut root),
+                    false => Ok(ControlFlow::Continue(())),
+                });
+                // The cutoff counts the search's failures, not the probes'.
+                search.failures_before = search.counters.failures;
+                let flow = match root_holds {
+                    Ok(ControlFlow::Continue(())) => search.branch(&root, 0),
+                    Ok(stop) => stop,
                     Err(_) => {
                         search.counters.failures += 1;
                         ControlFlow::Continue(())
@@ -157,7 +187,6 @@ fn search<const W: usize, const N: usize>(
                     ControlFlow::Break(Stop::Asked) => break 'cubes false,
                     ControlFlow::Break(Stop::Restart) => {
                         search.cutoff = search.cutoff.saturating_add((search.cutoff / 2).max(1));
-                        search.failures_before = search.counters.failures;
                     }
                 }
             }
@@ -199,6 +228,9 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     /// wherever it is open, until one of its values holds (see
     /// [`Search::most_constrained`]).
     last_conflict: Option<usize>,
+    /// The values probing took from cells at the root of this cube (cell,
+    /// values as a set), taken again at each restart.
+    probed: Vec<(usize, u32)>,
 }
 
 impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
@@ -220,6 +252,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             failures_before: 0,
             solutions_before: 0,
             last_conflict: None,
+            probed: Vec::new(),
         }
     }
 
@@ -239,6 +272,69 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             self.prop.run(boards)?;
         }
         Ok(())
+    }
+
+    /// Probes the propagated root: tries every candidate of every open
+    /// cell, and takes from the root each whose placement propagates to a
+    /// contradiction (noted in `probed`), until a pass takes none. Each
+    /// probe counts as a node, each value taken as a failure, and the
+    /// contradictions weigh on their cells as the search's do. Fails if
+    /// the root does; breaks off if `give_up` says so (asked every
+    /// [`ASK_EVERY`] probes).
+    ///
+    /// A value that fails on its own never holds, so the root can lose it
+    /// once and for all; what the search would find out about it under
+    /// every decision above, and forget at each restart, is known before
+    /// the first.
+    fn probe(&mut self, root: &mut Boards<W>) -> Result<ControlFlow<Stop>, Contradiction> {
+        if self.levels.stack.is_empty() {
+            self.levels.stack.push(Vec::with_capacity(root.len()));
+        }
+        let mut child = std::mem::take(&mut self.levels.stack[0]);
+        let result = self.probe_with(root, &mut child);
+        self.levels.stack[0] = child;
+        result
+    }
+
+    /// [`Search::probe`], with `child` for the boards of each probe.
+    fn probe_with(
+        &mut self,
+        root: &mut Boards<W>,
+        child: &mut Vec<Bits<W>>,
+    ) -> Result<ControlFlow<Stop>, Contradiction> {
+        let size = self.prop.size();
+        let mut probes = 0u64;
+        let mut taken = true;
+        while taken {
+            taken = false;
+            for cell in members(&and_not(&self.prop.all, &root[size])) {
+                let mut choices = self.prop.values(root, cell);
+                while choices != 0 && !has(&root[size], cell) {
+                    let v = choices.trailing_zeros() as usize;
+                    choices &= choices - 1;
+                    probes += 1;
+                    if probes % ASK_EVERY == 0 && (self.give_up)(self.counters.failures, self.counters.solutions) {
+                        return Ok(ControlFlow::Break(Stop::Asked));
+                    }
+                    child.clear();
+                    child.extend_from_slice(root);
+                    self.prop.propagated(root);
+                    self.counters.nodes += 1;
+                    self.prop.place(child, cell, v);
+                    if self.propagate(child).is_ok() {
+                        continue;
+                    }
+                    self.counters.failures += 1;
+                    self.probed.push((cell, 1 << v));
+                    self.prop.propagated(root);
+                    self.prop.remove(root, cell, 1 << v);
+                    self.propagate(root)?;
+                    choices &= self.prop.values(root, cell);
+                    taken = true;
+                }
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 
     /// Explores a propagated node at `depth`: reports it if every cell is
@@ -441,9 +537,11 @@ mod tests {
         .collect()
     }
 
-    fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>) -> (Vec<Grid>, Stats) {
+    /// Every solution of `puzzle`, restarting as `restarts` says and
+    /// probing above `probe_above`.
+    fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>, probe_above: usize) -> (Vec<Grid>, Stats) {
         let mut grids = Vec::new();
-        let stats = enumerate_with(puzzle, &[vec![]], restarts, &mut |_, _| false, &mut |g| {
+        let stats = enumerate_with(puzzle, &[vec![]], restarts, probe_above, &mut |_, _| false, &mut |g| {
             grids.push(g.clone());
             ControlFlow::Continue(())
         });
@@ -453,8 +551,9 @@ mod tests {
     #[test]
     fn restarts_find_the_same_solutions_once_each() {
         for puzzle in noop_puzzles() {
-            let (plain, _) = solutions(&puzzle, None);
-            let (restarted, stats) = solutions(&puzzle, Some(Restarts { first: 1, after_a_solution: true }));
+            let (plain, _) = solutions(&puzzle, None, usize::MAX);
+            let (restarted, stats) =
+                solutions(&puzzle, Some(Restarts { first: 1, after_a_solution: true }), usize::MAX);
             assert!(plain.len() > 1, "the test needs puzzles with several solutions");
             assert!(stats.failures.unwrap() > 10, "and with failures, so that it restarts");
             let set: BTreeSet<_> = restarted.iter().cloned().collect();
@@ -471,10 +570,11 @@ mod tests {
         assert_eq!(layout.shape.words, W);
         let mut grids = Vec::new();
         let restarts = Some(Restarts { first: 100, after_a_solution: false });
-        let counters = search::<W, N>(&layout, &[vec![]], restarts, &mut |_, _| false, &mut |g| {
-            grids.push(g.clone());
-            if grids.len() < limit { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
-        });
+        let counters =
+            search::<W, N>(&layout, &[vec![]], restarts, layout.size > PROBE_ABOVE, &mut |_, _| false, &mut |g| {
+                grids.push(g.clone());
+                if grids.len() < limit { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+            });
         (grids, counters.nodes, counters.failures)
     }
 
@@ -614,6 +714,54 @@ mod tests {
             assert_eq!(root, fixpoint(&layout, false), "{puzzle:?}");
         }
         assert!(pruned > 1000, "the pairs should prune ({pruned} candidates went)");
+    }
+
+    /// The values that probing takes from the root of `puzzle`, a grid of
+    /// one word a set of cells, as (cell, value from 1).
+    fn probed(puzzle: &Puzzle) -> Vec<(usize, usize)> {
+        let layout = Layout::new(puzzle);
+        let (mut give_up, mut on_solution) = (|_, _| false, |_: &Grid| ControlFlow::Continue(()));
+        let mut search = Search::<1, 0>::new(&layout, None, &mut give_up, &mut on_solution);
+        let mut root = Vec::new();
+        search.prop.root(&mut root);
+        search.propagate(&mut root).expect("the root holds");
+        assert!(search.probe(&mut root).expect("the root holds").is_continue());
+        let values = |gone: u32| (0..32).filter(move |v| gone >> v & 1 == 1).map(|v| v + 1);
+        search.probed.iter().flat_map(|&(cell, gone)| values(gone).map(move |v| (cell, v))).collect()
+    }
+
+    #[test]
+    fn probing_takes_only_values_that_no_solution_holds() {
+        let puzzles: Vec<Puzzle> = noop_puzzles().into_iter().chain(pair_puzzles()).collect();
+        let (mut taken, mut failures) = (0, 0);
+        for puzzle in &puzzles {
+            let (plain, _) = solutions(puzzle, None, usize::MAX);
+            let probed = probed(puzzle);
+            for &(cell, value) in &probed {
+                let holds = plain.iter().find(|g| usize::from(g.values()[cell]) == value);
+                assert!(holds.is_none(), "probing took {value} from cell {cell}, which a solution holds");
+            }
+            taken += probed.len();
+            // Probed at every size, restarting at each failure and after
+            // each solution: the probed values are taken again every time.
+            let (probing, stats) = solutions(puzzle, Some(Restarts { first: 1, after_a_solution: true }), 0);
+            // Each value probing took is a failure; the rest are the search's.
+            failures += stats.failures.unwrap() - probed.len() as u64;
+            let set: BTreeSet<_> = probing.iter().cloned().collect();
+            assert_eq!(set.len(), probing.len(), "a solution reported twice");
+            assert_eq!(set, plain.iter().cloned().collect(), "probing lost or added solutions");
+            // Cube by cube (the middle cell's value), each probed on its own.
+            let middle = puzzle.size() * puzzle.size() / 2;
+            let cubes: Vec<_> = (1..=puzzle.size()).map(|v| vec![(middle, v)]).collect();
+            let mut cubed = BTreeSet::new();
+            enumerate_with(puzzle, &cubes, None, 0, &mut |_, _| false, &mut |g| {
+                assert!(cubed.insert(g.clone()), "a solution reported twice");
+                ControlFlow::Continue(())
+            });
+            assert_eq!(cubed, set, "probing cube by cube lost or added solutions");
+        }
+        assert!(taken > 20, "probing should take values from these puzzles ({taken} taken)");
+        assert!(failures > 100, "the searches should fail, and so restart ({failures} failures)");
     }
 
     #[test]
