@@ -13,7 +13,8 @@
 # if that python exists; `python3 -m venv /tmp/ortools && /tmp/ortools/bin/pip
 # install ortools`). A peer that is missing is left out of the table.
 # CAGEY=path measures that binary instead of this tree's. BAND1=1 adds the band1 count (about two minutes a run; one run); LARGE=0
-# leaves out the large random puzzles (up to 60 s each).
+# leaves out the large random puzzles (up to 60 s each), SMALL=0 the 9×9
+# Sudoku and Keen tables before them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora=${1:-../shared/corpora}
@@ -75,41 +76,42 @@ cpsat_per_puzzle() { # file, extra arguments...
 ms() { echo "$1" | awk '{ printf "%s ms (worst %s)", $1, $2 }'; }
 have_cpsat() { [ -x "${cpsat%% *}" ]; }
 
-echo "### Sudoku (9×9, whole corpus files, one thread)"
-echo
-echo "| work | puzzles | cagey native, command line | cagey native, solving only | sudoku crate, solving only | native / crate |"
-echo "|---|---|---|---|---|---|"
-sudoku=$corpora/sudoku
-sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
-    local label=$1 file=$2 args=$3 mode=$4 unit=$5
-    [ -f "$file" ] || return 0
-    local n t mine solving peer=- ratio=-
-    n=$(grep -cv '^#' "$file")
-    t=$(median_time "$cagey" count --jobs 1 --backend native $args "$file")
-    if [ "$unit" = puzzles ]; then
-        mine=$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')
-    else
-        local total
-        total=$("$cagey" count --jobs 1 --backend native "$file" | awk '{ s += $1 } END { print s }')
-        mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
-    fi
-    local limit=${args##* }
-    solving=$("$throughput" "$file" "${limit:-all}" "$runs" | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p")
-    if [ -x "$oracle" ]; then
-        peer=$("$oracle" "$mode" "$runs" 1 "$file" | awk -v unit="$unit" '{
-            for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-            r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
-            printf "%.0f", r }')
-        ratio=$(awk -v a="$solving" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
-    fi
-    printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$solving" "$unit" "$peer" "$unit" "$ratio"
-}
-sudoku_row "uniqueness (count --limit 2), 17-clue" "$sudoku/puzzles2_17_clue" "--limit 2" count2 puzzles
-sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_1905_11+" "--limit 2" count2 puzzles
-sudoku_row "count every solution, serg set" "$sudoku/puzzles7_serg_benchmark" "" countall solutions
-if [ "${BAND1:-0}" = 1 ]; then
-    runs=1 sudoku_row "count every solution, band1" "$sudoku/band1_completions_10.txt" "" countall solutions
-    /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 --backend native "$sudoku/band1_completions_10.txt" >/dev/null
+if [ "${SMALL:-1}" != 0 ]; then
+    echo "### Sudoku (9×9, whole corpus files, one thread)"
+    echo
+    echo "| work | puzzles | cagey native, command line | cagey native, solving only | sudoku crate, solving only | native / crate |"
+    echo "|---|---|---|---|---|---|"
+    sudoku=$corpora/sudoku
+    sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
+        local label=$1 file=$2 args=$3 mode=$4 unit=$5
+        [ -f "$file" ] || return 0
+        local n t mine solving peer=- ratio=-
+        n=$(grep -cv '^#' "$file")
+        t=$(median_time "$cagey" count --jobs 1 --backend native $args "$file")
+        if [ "$unit" = puzzles ]; then
+            mine=$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')
+        else
+            local total
+            total=$("$cagey" count --jobs 1 --backend native "$file" | awk '{ s += $1 } END { print s }')
+            mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
+        fi
+        local limit=${args##* }
+        solving=$("$throughput" "$file" "${limit:-all}" "$runs" | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p")
+        if [ -x "$oracle" ]; then
+            peer=$("$oracle" "$mode" "$runs" 1 "$file" | awk -v unit="$unit" '{
+                for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+                r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
+                printf "%.0f", r }')
+            ratio=$(awk -v a="$solving" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
+        fi
+        printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$solving" "$unit" "$peer" "$unit" "$ratio"
+    }
+    sudoku_row "uniqueness (count --limit 2), 17-clue" "$sudoku/puzzles2_17_clue" "--limit 2" count2 puzzles
+    sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_1905_11+" "--limit 2" count2 puzzles
+    sudoku_row "count every solution, serg set" "$sudoku/puzzles7_serg_benchmark" "" countall solutions
+    if [ "${BAND1:-0}" = 1 ]; then
+        runs=1 sudoku_row "count every solution, band1" "$sudoku/band1_completions_10.txt" "" countall solutions
+        /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 --backend native "$sudoku/band1_completions_10.txt" >/dev/null
 fi
 
 echo
@@ -131,6 +133,7 @@ for level in e n h x u; do
     faster=$(awk -v a="${standard%% *}" -v b="$(keen_ms $level)" 'BEGIN { printf "%.1f× faster", b / a }')
     echo "| $level | $(ms "$standard") | $(keen_ms $level) ms | $faster | $(ms "$native") | $(ms "$sat") | $peer |"
 done
+fi
 
 [ "${LARGE:-1}" = 0 ] && exit 0
 echo
