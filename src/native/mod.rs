@@ -562,6 +562,20 @@ mod tests {
         }
     }
 
+    #[test]
+    fn puzzles_of_other_shapes_in_turn_keep_their_own_groups() {
+        // The search's copies of a shape's peers and groups are kept on the
+        // thread from one puzzle to the next: the 4×4 Sudoku grids (288)
+        // and Latin squares (576) taking turns must each get their own.
+        let boxes =
+            (0..4).map(|b| Group::new((0..4).map(|i| Cell::new(b / 2 * 2 + i / 2, b % 2 * 2 + i % 2)).collect()));
+        let boxed = Puzzle::new(4, boxes.collect(), Vec::new()).unwrap();
+        let latin = Puzzle::new(4, Vec::new(), Vec::new()).unwrap();
+        for (puzzle, count) in [(&boxed, 288), (&latin, 576), (&latin, 576), (&boxed, 288), (&latin, 576)] {
+            assert_eq!(solutions(puzzle, None, usize::MAX).0.len(), count);
+        }
+    }
+
     /// The first `limit` solutions of `puzzle`, a grid of `W` words, by the
     /// search with the size fixed to `N`, and the nodes and failures on the
     /// way.

@@ -2,8 +2,10 @@
 //! naked singles, hidden singles and cage reasoning, each a few mask
 //! operations.
 
+use std::rc::Rc;
+
 use super::cage;
-use super::layout::{CageLayout, Layout, Part, members};
+use super::layout::{CageLayout, Layout, Part, Shape, members};
 use super::memo::{self, Memo};
 use super::pairs;
 use super::spare;
@@ -167,6 +169,9 @@ pub(super) struct Work<const W: usize> {
     /// bounds check.
     peers: Vec<Bits<W>>,
     full_groups: Vec<Bits<W>>,
+    /// The shape those two were copied from: the next puzzle of the same
+    /// shape (of a file, as a rule) copies nothing.
+    shape: Option<Rc<Shape>>,
 }
 
 impl<const W: usize> Work<W> {
@@ -184,12 +189,15 @@ impl<const W: usize> Work<W> {
         work.weight.resize(layout.size * layout.size, 1);
         work.placed_in.clear();
         work.placed_in.resize(layout.size * layout.shape.group_words, 0);
-        let sets = |table: &[u64], into: &mut Vec<Bits<W>>| {
-            into.clear();
-            into.extend(table.chunks_exact(W).map(|s| Bits::<W>::try_from(s).expect("sets of W words")));
-        };
-        sets(&layout.shape.peers, &mut work.peers);
-        sets(&layout.shape.full_groups, &mut work.full_groups);
+        if !work.shape.as_ref().is_some_and(|shape| Rc::ptr_eq(shape, &layout.shape)) {
+            let sets = |table: &[u64], into: &mut Vec<Bits<W>>| {
+                into.clear();
+                into.extend(table.chunks_exact(W).map(|s| Bits::<W>::try_from(s).expect("sets of W words")));
+            };
+            sets(&layout.shape.peers, &mut work.peers);
+            sets(&layout.shape.full_groups, &mut work.full_groups);
+            work.shape = Some(Rc::clone(&layout.shape));
+        }
         work
     }
 }
