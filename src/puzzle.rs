@@ -514,7 +514,7 @@ impl Puzzle {
             }
         };
         let extra = groups.len() - 2 * size;
-        let mut cages = Vec::new();
+        let mut cages = Vec::with_capacity(givens.iter().filter(|&&value| value != 0).count());
         for (i, &value) in givens.iter().enumerate() {
             if value == 0 {
                 continue;

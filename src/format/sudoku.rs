@@ -205,7 +205,8 @@ fn read_lines(block: &[(usize, &str)]) -> Result<Read, ReadError> {
             let expected = "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string();
             return Err((line, column, ParseErrorKind::BadLength { expected, found: length }));
         };
-        let givens = read_cells(token.chars().enumerate().map(|(i, ch)| (column + i, ch)), size, line)?;
+        let mut givens = Vec::with_capacity(size * size);
+        read_cells(token.chars().enumerate().map(|(i, ch)| (column + i, ch)), size, line, &mut givens)?;
         out.push((line, column, givens));
     }
     Ok(out)
@@ -234,7 +235,7 @@ fn read_grid(block: &[(usize, &str)]) -> Result<Read, ReadError> {
             };
             return Err((line, 1, ParseErrorKind::BadLength { expected, found }));
         }
-        givens.extend(read_cells(cells.into_iter(), size, line)?);
+        read_cells(cells.into_iter(), size, line, &mut givens)?;
     }
     if rows.len() < size {
         let (last_line, _) = rows[rows.len() - 1];
@@ -244,17 +245,20 @@ fn read_grid(block: &[(usize, &str)]) -> Result<Read, ReadError> {
     Ok(vec![(first_line, 1, givens)])
 }
 
-/// Values of `(column, character)` pairs for an N×N puzzle.
-fn read_cells(cells: impl Iterator<Item = (usize, char)>, size: usize, line: usize) -> Result<Vec<u8>, ReadError> {
-    cells
-        .map(|(column, ch)| {
-            char_value(ch).filter(|&v| usize::from(v) <= size).ok_or((
-                line,
-                column,
-                ParseErrorKind::BadChar { found: ch, size },
-            ))
-        })
-        .collect()
+/// Appends to `values` the values of `(column, character)` pairs for an
+/// N×N puzzle, into room made for the whole grid (a collected `Result`
+/// would grow its vector cell by cell).
+fn read_cells(
+    cells: impl Iterator<Item = (usize, char)>,
+    size: usize,
+    line: usize,
+    values: &mut Vec<u8>,
+) -> Result<(), ReadError> {
+    for (column, ch) in cells {
+        let value = char_value(ch).filter(|&v| usize::from(v) <= size);
+        values.push(value.ok_or((line, column, ParseErrorKind::BadChar { found: ch, size }))?);
+    }
+    Ok(())
 }
 
 /// Writes `puzzle` as one line of N² characters. Fails unless every cage is
@@ -412,6 +416,7 @@ mod tests {
         assert!(matches!(err("...............\n"), (1, 1, BadLength { found: 15, .. })));
         assert!(matches!(err("# c\n\n"), (1, 1, Empty)));
         assert!(matches!(err("1 2 . .\n. . 1 2\n. . .\n. . . .\n"), (3, 1, BadLength { found: 3, .. })));
+        assert!(matches!(err("1 2 . .\n. . 5 2\n. . . .\n. . . .\n"), (2, 5, BadChar { found: '5', .. })));
         assert!(matches!(err("1 2 . .\n. . 1 2\n. . . .\n"), (3, 1, BadLength { found: 3, .. })));
     }
 
