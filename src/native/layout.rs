@@ -105,6 +105,9 @@ pub(super) struct Shape {
     pub group_words: usize,
     /// For each cell, the full groups it is in (bit g for the g-th).
     pub groups_of: Vec<u64>,
+    /// Whether the grid is 9×9 with its 3×3 boxes among the groups: its
+    /// box–line interactions are then worked out in bands (`bands.rs`).
+    pub in_bands: bool,
 }
 
 /// A shape with the groups it was built from.
@@ -165,8 +168,10 @@ impl Shape {
                 groups_of[cell * group_words + g / 64] |= 1 << (g % 64);
             }
         }
+        let box_of = |b: usize| set(&mut (0..9).map(|i| (b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3));
+        let in_bands = size == 9 && (0..9).all(|b| full.contains(&&box_of(b)));
         let full_groups = full.into_iter().flatten().copied().collect();
-        Shape { words, all, peers, full_groups, group_words, groups_of }
+        Shape { words, all, peers, full_groups, group_words, groups_of, in_bands }
     }
 
     /// Whether cells `a` and `b` share a group.

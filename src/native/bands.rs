@@ -1,0 +1,166 @@
+//! Box–line interactions on a 9×9 grid with 3×3 boxes, for one value at a
+//! time: a few table lookups on the value's board.
+//!
+//! A band is three rows of boxes. In each of its three rows the value has
+//! one place, and in each of its three boxes one, so the minirows that
+//! hold it (a row's three cells in one box) pair the band's rows with its
+//! boxes one to one. A minirow on no such pairing of the minirows still
+//! open loses the value. Stacks, three columns of boxes, pair their
+//! columns with the bands in the same way. This takes in the locked
+//! candidates of both kinds (a value confined to one line within a box
+//! leaves the rest of the line, and one confined to a box within a line
+//! leaves the rest of the box) and more, such as two boxes of a band
+//! that share the value's last two rows. The group-by-group look of
+//! `propagate.rs` costs too much for these; on a board they are a
+//! lookup per band and per stack.
+//!
+//! A board here is the value's places as an 81-bit set, bit 9r + c for
+//! the cell at row r and column c, as in the rest of the engine.
+
+use std::sync::OnceLock;
+
+/// The cells of a band (27) and of a row (9), from its first.
+const BAND: u32 = (1 << 27) - 1;
+const ROW: u32 = (1 << 9) - 1;
+
+/// Multiplying a set of columns (9 bits) by this copies it to each row
+/// of a band.
+const EVERY_ROW: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// The six one-to-one pairings of three with three, as the second of
+/// each pair for the first.
+const PAIRINGS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+struct Tables {
+    /// For a row of 9 cells, its boxes with a cell in the set (bit j
+    /// for the box of cells 3j to 3j + 2).
+    boxes_of_row: [u8; 512],
+    /// For a 3×3 matrix of pairs (bit 3i + j for i with j), the pairs on
+    /// some one-to-one pairing inside it; none if there is none.
+    paired: [u16; 512],
+    /// For a set of minirows of a band (bit 3i + j for row i in box j),
+    /// their cells.
+    cells_of_minirows: [u32; 512],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut tables = Tables { boxes_of_row: [0; 512], paired: [0; 512], cells_of_minirows: [0; 512] };
+        for set in 0..512usize {
+            tables.boxes_of_row[set] = (0..3).filter(|j| set >> (3 * j) & 7 != 0).map(|j| 1 << j).sum();
+            let pairings = PAIRINGS.iter().map(|p| (0..3).map(|i| 1 << (3 * i + p[i])).sum::<usize>());
+            tables.paired[set] = pairings.filter(|&p| set & p == p).fold(0, |all, p| all | p as u16);
+            tables.cells_of_minirows[set] = (0..9).filter(|b| set >> b & 1 == 1).map(|b| 7 << (3 * b)).sum();
+        }
+        tables
+    })
+}
+
+/// The places of `board` that lie on a pairing in their band and in their
+/// stack (see the module's docs); `None` if some band or stack has none,
+/// so that the value has no room left.
+pub(super) fn prune(board: u128) -> Option<u128> {
+    let tables = tables();
+    let mut bands = [0u32; 3];
+    for (k, band) in bands.iter_mut().enumerate() {
+        let cells = (board >> (27 * k)) as u32 & BAND;
+        let minirows =
+            (0..3).fold(0, |m, i| m | usize::from(tables.boxes_of_row[(cells >> (9 * i) & ROW) as usize]) << (3 * i));
+        let paired = tables.paired[minirows];
+        if paired == 0 {
+            return None;
+        }
+        *band = cells & tables.cells_of_minirows[usize::from(paired)];
+    }
+    // A stack's matrix: bit 3k + i for its i-th column in band k.
+    let columns = bands.map(|cells| (cells | cells >> 9 | cells >> 18) & ROW);
+    let mut kept = [0u32; 3];
+    for stack in 0..3 {
+        let matrix = (0..3).fold(0, |m, k| m | (columns[k] >> (3 * stack) & 7) << (3 * k));
+        let paired = u32::from(tables.paired[matrix as usize]);
+        if paired == 0 {
+            return None;
+        }
+        for (k, kept) in kept.iter_mut().enumerate() {
+            *kept |= (paired >> (3 * k) & 7) << (3 * stack);
+        }
+    }
+    Some((0..3).fold(0, |out, k| out | u128::from(bands[k] & (kept[k] * EVERY_ROW)) << (27 * k)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// Every way to place one value on an empty 9×9 grid with 3×3 boxes
+    /// (46,656 of them), as boards.
+    fn placements() -> Vec<u128> {
+        fn extend(row: usize, used_cols: u16, board: u128, out: &mut Vec<u128>) {
+            if row == 9 {
+                out.push(board);
+                return;
+            }
+            for col in (0..9).filter(|c| used_cols >> c & 1 == 0) {
+                // One place per box: none earlier in this band's box.
+                let band_rows = row / 3 * 3..row;
+                let clash = band_rows.into_iter().any(|r| (board >> (9 * r)) as u32 & ROW & 7 << (col / 3 * 3) != 0);
+                if !clash {
+                    extend(row + 1, used_cols | 1 << col, board | 1 << (9 * row + col), out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(0, 0, 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn there_are_46656_placements() {
+        assert_eq!(placements().len(), 46_656);
+    }
+
+    #[test]
+    fn pruning_keeps_every_placement_that_fits_and_says_none_only_when_none_does() {
+        let all = placements();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut emptied = 0;
+        for round in 0..3000 {
+            // From sparse boards to dense ones, some built around a placement.
+            let density = [0.2, 0.35, 0.5, 0.7][round % 4];
+            let mut board: u128 = (0..81).filter(|_| rng.random_bool(density)).map(|c| 1u128 << c).sum();
+            if round % 3 == 0 {
+                board |= all[rng.random_range(0..all.len())];
+            }
+            let fitting = all.iter().filter(|&&p| p & board == p).fold(0, |u, &p| u | p);
+            match prune(board) {
+                Some(kept) => {
+                    assert_eq!(kept & !board, 0, "pruning added places to {board:x}");
+                    assert_eq!(fitting & !kept, 0, "pruning took places of a placement from {board:x}");
+                }
+                None => {
+                    assert_eq!(fitting, 0, "no room said for {board:x}, which has a placement");
+                    emptied += 1;
+                }
+            }
+        }
+        assert!(emptied > 100, "the rounds should meet boards with no room: {emptied}");
+    }
+
+    #[test]
+    fn a_value_confined_to_one_line_of_a_box_leaves_the_rest_of_the_line() {
+        let full: u128 = (1 << 81) - 1;
+        // In the top-left box, only row 0: the rest of row 0 loses it.
+        let box0_rows12: u128 = (0..3).map(|c| 1u128 << (9 + c) | 1u128 << (18 + c)).sum();
+        let kept = prune(full & !box0_rows12).expect("room left");
+        assert_eq!(kept >> 3 & 0x3F, 0, "row 0 outside the first box");
+        assert_eq!(kept & 7, 7);
+        // In the top-left box, only column 0: the rest of column 0 loses it.
+        let box0_cols12: u128 = (0..3).map(|r| 6u128 << (9 * r)).sum();
+        let kept = prune(full & !box0_cols12).expect("room left");
+        assert!((3..9).all(|r| kept >> (9 * r) & 1 == 0), "column 0 below the first box");
+        // A full board keeps every place.
+        assert_eq!(prune(full), Some(full));
+    }
+}
