@@ -512,4 +512,23 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn only_9x9_grids_with_their_3x3_boxes_are_worked_in_bands() {
+        let boxes = |size: usize, rows: usize, cols: usize, skip: usize| -> Vec<Group> {
+            let corners = (0..size / rows).flat_map(|r| (0..size / cols).map(move |c| (r * rows, c * cols)));
+            let cells = |(top, left): (usize, usize)| {
+                (0..size).map(move |i| Cell { row: top + i / cols, col: left + i % cols }).collect::<Vec<_>>()
+            };
+            corners.skip(skip).map(|corner| Group::new(cells(corner))).collect()
+        };
+        let in_bands = |size: usize, groups: Vec<Group>| {
+            Shape::new(&Puzzle::new(size, groups, Vec::new()).expect("a grid with groups")).in_bands
+        };
+        assert!(in_bands(9, boxes(9, 3, 3, 0)), "a Sudoku's grid");
+        assert!(!in_bands(9, Vec::new()), "a 9×9 Latin square");
+        assert!(!in_bands(9, boxes(9, 3, 3, 1)), "a 9×9 grid missing a box");
+        assert!(!in_bands(4, boxes(4, 2, 2, 0)), "a 4×4 Sudoku's grid");
+        assert!(!in_bands(16, boxes(16, 4, 4, 0)), "a 16×16 Sudoku's grid");
+    }
 }
