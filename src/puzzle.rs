@@ -218,16 +218,20 @@ impl Target {
 
 impl From<u64> for Target {
     fn from(mut value: u64) -> Self {
-        let (mut digits, mut start) = ([0u8; 20], 20);
+        // Least significant first, then turned round: a `u64` has at most
+        // 20 digits, so they are always kept inline, and they are digits by
+        // construction (a Sudoku's givens are made here, 17 to 81 a puzzle).
+        let (mut bytes, mut len) = ([0u8; SHORT], 0);
         loop {
-            start -= 1;
-            digits[start] = b'0' + (value % 10) as u8;
+            bytes[len] = b'0' + (value % 10) as u8;
+            len += 1;
             value /= 10;
             if value == 0 {
                 break;
             }
         }
-        Target::of_digits(std::str::from_utf8(&digits[start..]).expect("ASCII digits"))
+        bytes[..len].reverse();
+        Target { digits: Digits::Short { len: len as u8, bytes } }
     }
 }
 
@@ -520,9 +524,14 @@ impl Puzzle {
                 continue;
             }
             let cell = Cell::new(i / size, i % size);
+            if usize::from(value) > size {
+                return Err(InvalidPuzzle::GivenOutOfRange { cell, target: u64::from(value).into(), size });
+            }
             cages.push(Cage::given(cell, value));
         }
-        Puzzle::with_groups(size, groups, extra, cages)
+        // Each cell is inside the grid and in one cage at most, and each
+        // given is a value: all that `with_groups` would check.
+        Ok(Puzzle { size, groups, extra_groups: extra, cages })
     }
 
     /// N: the grid is N×N and holds the values `1..=N`.
@@ -772,10 +781,24 @@ mod tests {
         }
         assert!(matches!(Target::from_decimal("1234567890123456789012").unwrap().digits, Digits::Short { .. }));
         assert!(matches!(Target::from_decimal("12345678901234567890123").unwrap().digits, Digits::Long(_)));
-        for value in [1, 9, 10, 4096, u64::MAX] {
+        for value in [0, 1, 9, 10, 4096, u64::MAX] {
             assert_eq!(Target::from(value), Target::from_decimal(&value.to_string()).unwrap());
         }
         assert_eq!(Target::from_decimal("000").unwrap().digits(), "0");
+    }
+
+    #[test]
+    fn a_sudoku_given_beyond_the_size_is_refused_at_its_cell() {
+        let mut givens = [0u8; 16];
+        givens[6] = 5;
+        let refused = Puzzle::sudoku(4, None, &givens);
+        assert!(
+            matches!(refused, Err(InvalidPuzzle::GivenOutOfRange { cell: Cell { row: 1, col: 2 }, size: 4, .. })),
+            "{refused:?}"
+        );
+        givens[6] = 4;
+        let puzzle = Puzzle::sudoku(4, None, &givens).expect("4 is a value of a 4×4 grid");
+        assert_eq!(puzzle.cages(), &[Cage::given(Cell::new(1, 2), 4)]);
     }
 
     #[test]
