@@ -582,6 +582,10 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     fn revise_cages(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let touched = and(&self.changed, &self.caged);
         self.changed = [0; W];
+        // Nothing to revise, as in every propagation of a plain Sudoku.
+        if is_empty(&touched) && self.work.dirty_len == 0 {
+            return Ok(false);
+        }
         let work = &mut *self.work;
         for cell in members(&touched) {
             if let Some(cage) = self.layout.cage_of[cell] {
