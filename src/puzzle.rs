@@ -206,6 +206,14 @@ impl Target {
         Target { digits }
     }
 
+    /// [`Target::digits`] as ASCII bytes, read without checking them again.
+    pub fn digit_bytes(&self) -> &[u8] {
+        match &self.digits {
+            Digits::Short { len, bytes } => &bytes[..usize::from(*len)],
+            Digits::Long(digits) => digits.as_bytes(),
+        }
+    }
+
     /// The decimal digits, most significant first, with no leading zero
     /// (`"0"` for zero).
     pub fn digits(&self) -> &str {

@@ -44,6 +44,7 @@ const DATA: &[&str] = &[
     "ALL",
     "Target",
     "digits",
+    "digit_bytes",
     "Cage",
     "op",
     "target",

@@ -68,6 +68,12 @@ pub(super) const LEVELS: [(usize, u32); 14] = {
     levels
 };
 
+/// The number written in decimal as `digits` (ASCII digits), if it fits
+/// in a `u64`.
+pub(super) fn decimal(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+}
+
 /// The exponents of a target given by its decimal digits, or `None` when
 /// no product of values from 1 to `size` can equal it: it has a prime
 /// factor above `size`, or more digits than the largest product of a grid.
@@ -77,7 +83,7 @@ pub(super) fn of_target(digits: &str, size: usize) -> Option<Factors> {
     }
     let primes = || PRIMES.iter().take_while(|&&p| p <= size as u64).enumerate();
     let mut out = [0; 9];
-    if let Some(mut number) = digits.parse::<u64>().ok().filter(|&n| n > 0) {
+    if let Some(mut number) = decimal(digits.as_bytes()).filter(|&n| n > 0) {
         // Most targets fit in a word: divided there, without digit lists.
         for (i, &p) in primes() {
             while number % p == 0 {
@@ -162,6 +168,15 @@ mod tests {
         // 25!, the product of a full row of a 25x25 grid.
         assert_eq!(of_target("15511210043330985984000000", 25), Some([22, 10, 6, 3, 2, 1, 1, 1, 1]));
         assert_eq!(of_target(&"9".repeat(1000), 25), None);
+    }
+
+    #[test]
+    fn decimal_digits_are_read_as_far_as_a_u64_goes() {
+        for digits in ["0", "7", "10", "18446744073709551615", "18446744073709551616", "99999999999999999999"] {
+            assert_eq!(decimal(digits.as_bytes()), digits.parse::<u64>().ok(), "{digits}");
+        }
+        assert_eq!(decimal(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(decimal(b"18446744073709551616"), None);
     }
 
     #[test]

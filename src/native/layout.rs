@@ -319,11 +319,11 @@ impl Layout {
         apart.clear();
         Tables::with(|tables| {
             for cage in puzzle.cages() {
-                let digits = cage.target().digits();
+                let target = factors::decimal(cage.target().digit_bytes());
                 if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
                     let cell = cell.index(size);
                     given[cell / 64] |= 1 << (cell % 64);
-                    if let Some(v) = digits.parse::<usize>().ok().filter(|v| (1..=size).contains(v)) {
+                    if let Some(v) = target.and_then(|v| usize::try_from(v).ok()).filter(|v| (1..=size).contains(v)) {
                         given_values[(v - 1) * words + cell / 64] |= 1 << (cell % 64);
                     }
                     continue;
@@ -342,10 +342,9 @@ impl Layout {
                 }
                 let count = mine.len();
                 let factors = match cage.op() {
-                    Op::Mul | Op::Any if count != 2 => factors::of_target(digits, size),
+                    Op::Mul | Op::Any if count != 2 => factors::of_target(cage.target().digits(), size),
                     _ => None,
                 };
-                let target = digits.parse().ok();
                 let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
                 let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
                 cages.push(Stored {
