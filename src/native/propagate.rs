@@ -46,15 +46,17 @@ const PAIRS_FIRST_UP_TO: usize = 9;
 const BANDS_WHILE_PLACED: u32 = 45;
 
 /// Hidden singles are looked for while at most this share (in percent) of
-/// the cells are placed. Deeper, naked singles find what they would, a
-/// little later, and the looks that find nothing cost more than they save,
-/// in mispredicted branches most of all. On Sudoku (up to 56 of 81 cells
-/// placed) the search trees stayed the same (17-clue, forum_hardest, serg),
-/// while the serg set's solutions were counted 25% faster (1.68M a second
-/// to 2.10M; 12% fewer instructions), 17-clue puzzles proved unique 5%
-/// faster and forum_hardest 3%. Of the shares tried from 55% up, 60–70%
-/// were fastest; below 70%, the trees grew. Keen's 9×9 trees are the same,
-/// and those of random puzzles up to 25×25 within a few nodes.
+/// the cells are placed. Deeper, naked singles find nearly all of what
+/// they would, a little later, and the looks that find nothing cost more
+/// than they save, in mispredicted branches most of all. On Sudoku (up to
+/// 56 of 81 cells placed) the serg set's solutions were counted 25% faster
+/// (1.68M a second to 2.10M; 12% fewer instructions, though 3% more
+/// nodes), 17-clue puzzles proved unique 5% faster (2% fewer
+/// instructions, 2.89 nodes a puzzle to 3.36) and forum_hardest 3%. Of
+/// the shares tried from 55% up, 60–70% were fastest; lower, the trees
+/// grew faster than the looks saved. Keen's 9×9 trees moved by under 3%
+/// (most not at all), and those of random puzzles up to 25×25 by a few
+/// nodes.
 const HIDDEN_WHILE_PLACED_PERCENT: usize = 70;
 
 /// Propagation found a cell with no candidate left, or a value with no
