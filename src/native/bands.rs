@@ -14,6 +14,10 @@
 //! `propagate.rs` costs too much for these; on a board they are a
 //! lookup per band and per stack.
 //!
+//! Hidden singles are found here too, for every row, column and box of a
+//! value at once: a few mask operations a band and a lookup or two, with
+//! no branch on each group (see `propagate.rs` for what that gained).
+//!
 //! A board here is the value's places as an 81-bit set, bit 9r + c for
 //! the cell at row r and column c, as in the rest of the engine.
 
@@ -41,17 +45,32 @@ struct Tables {
     /// For a set of minirows of a band (bit 3i + j for row i in box j),
     /// their cells.
     cells_of_minirows: [u32; 512],
+    /// For a set of a band's columns, the columns of its boxes that hold
+    /// one of the set, and of those that hold exactly one.
+    boxes_met: [u16; 512],
+    boxes_met_once: [u16; 512],
 }
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut tables = Tables { boxes_of_row: [0; 512], paired: [0; 512], cells_of_minirows: [0; 512] };
+        let mut tables = Tables {
+            boxes_of_row: [0; 512],
+            paired: [0; 512],
+            cells_of_minirows: [0; 512],
+            boxes_met: [0; 512],
+            boxes_met_once: [0; 512],
+        };
         for set in 0..512usize {
             tables.boxes_of_row[set] = (0..3).filter(|j| set >> (3 * j) & 7 != 0).map(|j| 1 << j).sum();
             let pairings = PAIRINGS.iter().map(|p| (0..3).map(|i| 1 << (3 * i + p[i])).sum::<usize>());
             tables.paired[set] = pairings.filter(|&p| set & p == p).fold(0, |all, p| all | p as u16);
             tables.cells_of_minirows[set] = (0..9).filter(|b| set >> b & 1 == 1).map(|b| 7 << (3 * b)).sum();
+            let boxes = |times: fn(u32) -> bool| {
+                (0..3).filter(|j| times((set >> (3 * j) & 7).count_ones())).map(|j| 7 << (3 * j)).sum()
+            };
+            tables.boxes_met[set] = boxes(|n| n > 0);
+            tables.boxes_met_once[set] = boxes(|n| n == 1);
         }
         tables
     })
@@ -87,6 +106,40 @@ pub(super) fn prune(board: u128) -> Option<u128> {
         }
     }
     Some((0..3).fold(0, |out, k| out | u128::from(bands[k] & (kept[k] * EVERY_ROW)) << (27 * k)))
+}
+
+/// The places of `board` that are its only place in their row, column or
+/// box (placed cells among them); `None` if some row, column or box has
+/// none, so that the value has no room left.
+pub(super) fn singles(board: u128) -> Option<u128> {
+    let tables = tables();
+    // Columns of the grid seen in a band, and seen in two bands or twice
+    // in one.
+    let (mut once, mut twice, mut out) = (0u32, 0u32, 0u128);
+    for k in 0..3 {
+        let cells = (board >> (27 * k)) as u32 & BAND;
+        let rows = [cells & ROW, cells >> 9 & ROW, cells >> 18];
+        if rows.contains(&0) {
+            return None;
+        }
+        // A row with one place: no bit left once its lowest goes.
+        let lone = |row: u32| row & 0u32.wrapping_sub(u32::from(row & (row - 1) == 0));
+        let lone_rows = lone(rows[0]) | lone(rows[1]) << 9 | lone(rows[2]) << 18;
+        let seen = rows[0] | rows[1] | rows[2];
+        let again = rows[0] & rows[1] | (rows[0] | rows[1]) & rows[2];
+        if tables.boxes_of_row[seen as usize] != 7 {
+            return None;
+        }
+        let lone_boxes = u32::from(tables.boxes_met_once[seen as usize] & !tables.boxes_met[again as usize]);
+        out |= u128::from(lone_rows | cells & (lone_boxes * EVERY_ROW)) << (27 * k);
+        twice |= once & seen | again;
+        once |= seen;
+    }
+    if once != ROW {
+        return None;
+    }
+    let lone_columns = u128::from((once & !twice) * EVERY_ROW);
+    Some(out | board & (lone_columns | lone_columns << 27 | lone_columns << 54))
 }
 
 #[cfg(test)]
@@ -146,6 +199,48 @@ mod tests {
             }
         }
         assert!(emptied > 100, "the rounds should meet boards with no room: {emptied}");
+    }
+
+    /// The rows, columns and boxes of a 9×9 grid with 3×3 boxes, as sets.
+    fn groups() -> Vec<u128> {
+        let set = |cells: &mut dyn Iterator<Item = usize>| cells.map(|c| 1u128 << c).sum();
+        (0..9)
+            .flat_map(|i| {
+                [
+                    set(&mut (0..9).map(|c| 9 * i + c)),
+                    set(&mut (0..9).map(|r| 9 * r + i)),
+                    set(&mut (0..9).map(|k| 9 * (i / 3 * 3 + k / 3) + i % 3 * 3 + k % 3)),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn singles_are_the_lone_places_of_rows_columns_and_boxes() {
+        let groups = groups();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(27);
+        let (mut some, mut none) = (0, 0);
+        for round in 0..20_000 {
+            // Sparse boards, where groups with one place or none are common.
+            let density = [0.08, 0.12, 0.18, 0.3][round % 4];
+            let board: u128 = (0..81).filter(|_| rng.random_bool(density)).map(|c| 1u128 << c).sum();
+            let places = |g: &u128| (board & g).count_ones();
+            let expected = match groups.iter().any(|g| places(g) == 0) {
+                true => None,
+                false => Some(groups.iter().filter(|g| places(g) == 1).fold(0, |s, g| s | board & g)),
+            };
+            assert_eq!(singles(board), expected, "{board:x}");
+            match expected {
+                Some(s) if s != 0 => some += 1,
+                None => none += 1,
+                Some(_) => {}
+            }
+        }
+        assert!(some > 1000 && none > 1000, "both outcomes should be met often: {some} and {none}");
+        // Every placement of a value is its own singles.
+        for placement in placements().into_iter().step_by(97) {
+            assert_eq!(singles(placement), Some(placement));
+        }
     }
 
     #[test]
