@@ -373,8 +373,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         self.note_placed(cell, v);
     }
 
-    /// Notes that value `v` (from 0) was placed in the groups of `cell`.
+    /// Notes that value `v` (from 0) was placed in the groups of `cell`,
+    /// for the group-by-group look for hidden singles (a grid in bands has
+    /// no use for it).
     fn note_placed(&mut self, cell: usize, v: usize) {
+        if self.in_bands {
+            return;
+        }
         let gw = self.group_words;
         for k in 0..gw {
             self.work.placed_in[v * gw + k] |= self.groups_of[cell * gw + k];
