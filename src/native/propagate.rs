@@ -219,6 +219,7 @@ pub(super) struct Work<const W: usize> {
     /// propagation ended, the decision before this one included
     /// (`group_words` words a value): hidden singles need no look there,
     /// though the cells that lost the value on placing it lie in them.
+    /// Not kept on a grid in bands, whose look has no use for it.
     placed_in: Vec<u64>,
     /// For each cell, the cells sharing a group with it, and the groups of
     /// N cells: the layout's, as sets, so that reading one costs one
