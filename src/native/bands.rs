@@ -15,7 +15,7 @@
 //! lookup per band and per stack.
 //!
 //! Hidden singles are found here too, for every row, column and box of a
-//! value at once: a few mask operations a band and a lookup or two, with
+//! value at once: a few mask operations and table lookups a band, with
 //! no branch on each group (see `propagate.rs` for what that gained).
 //!
 //! A board here is the value's places as an 81-bit set, bit 9r + c for
