@@ -44,9 +44,10 @@ use std::time::{Duration, Instant};
 
 use crate::backend::Backend;
 use crate::error::SolveError;
+use crate::native::{self, Report};
 use crate::puzzle::{Grid, Puzzle};
+use crate::sat;
 use crate::stats::Stats;
-use crate::{native, sat};
 
 /// How long native runs alone at least: SAT takes about a millisecond on
 /// the smallest puzzles, and starting a race costs a tenth of one.
@@ -276,7 +277,7 @@ fn enumerate_with(
         state.drain()?;
         state.hand_out(grid, Backend::Native)
     };
-    let native = native::enumerate_until(puzzle, cubes, &mut give_up, &mut hand_out);
+    let native = native::enumerate_until(puzzle, cubes, &mut give_up, Report::Grid(&mut hand_out));
     stop_sat.store(true, Ordering::Relaxed);
     let mut state = state.into_inner();
     // Dropping the receiver frees a SAT thread blocked on sending.

@@ -16,12 +16,13 @@ use crate::backend::Backend;
 use crate::cage_change::{self, CageChange};
 use crate::certificate::{self, Certificate, CertificateError};
 use crate::error::SolveError;
+use crate::native::{self, Report};
 use crate::puzzle::{Cell, Grid, Puzzle};
 use crate::split::Split;
 use crate::stats::Stats;
 use crate::suggest::{self, Suggestion};
 use crate::verify::verify;
-use crate::{native, portfolio, sat};
+use crate::{portfolio, sat};
 
 /// Anything that hands out every solution of a puzzle: a [`Solver`], or a
 /// solver of your own that [`check::cross_check`](crate::check::cross_check)
@@ -267,7 +268,7 @@ impl Solver {
     /// one more, so that a count that ends at the limit is complete). Stores
     /// none.
     pub fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
-        count(self, puzzle, limit)
+        count(limit, |on_solution| self.run(puzzle, &self.cubes(puzzle), Report::Count(on_solution)))
     }
 
     /// [`count`](Self::count) on `threads` threads. A count that reaches
@@ -317,10 +318,14 @@ impl Solver {
                     total.complete &= start >= cubes.len();
                     return Ok(total);
                 }
-                let stats = solver.run(puzzle, &cubes[start..(start + chunk).min(cubes.len())], &mut |_| {
-                    let n = found.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n >= look { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-                })?;
+                let stats = solver.run(
+                    puzzle,
+                    &cubes[start..(start + chunk).min(cubes.len())],
+                    Report::Count(&mut || {
+                        let n = found.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n >= look { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    }),
+                )?;
                 total = sum(total, &stats);
             }
         };
@@ -393,13 +398,17 @@ impl Solver {
         let complete = loop {
             let cube: Vec<(usize, usize)> = givens.iter().map(|&c| (c, usize::from(keep.values()[c]))).collect();
             let (mut others, mut full) = (Vec::new(), false);
-            let stats = solver.run(puzzle, &[cube], &mut |grid| {
-                if grid != keep {
-                    others.push(suggest::differences(keep, grid));
-                }
-                full = others.len() as u64 >= Self::SUGGEST_SAMPLE;
-                if full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            })?;
+            let stats = solver.run(
+                puzzle,
+                &[cube],
+                Report::Grid(&mut |grid| {
+                    if grid != keep {
+                        others.push(suggest::differences(keep, grid));
+                    }
+                    full = others.len() as u64 >= Self::SUGGEST_SAMPLE;
+                    if full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                }),
+            )?;
             if stats.complete {
                 let (cells, exact) = suggest::smallest_hitting_set(&others, words);
                 smallest &= exact;
@@ -463,10 +472,15 @@ impl Solver {
                 let mut ask = |fixed: Option<(usize, usize)>| {
                     let mut found = None;
                     let cube = Vec::from_iter(fixed);
-                    native::enumerate_until(puzzle, &[cube], &mut |_, _| stop(), &mut |grid| {
-                        found = Some(grid.clone());
-                        ControlFlow::Break(())
-                    });
+                    native::enumerate_until(
+                        puzzle,
+                        &[cube],
+                        &mut |_, _| stop(),
+                        Report::Grid(&mut |grid| {
+                            found = Some(grid.clone());
+                            ControlFlow::Break(())
+                        }),
+                    );
                     found
                 };
                 analysis::analyze(size, &mut ask, &stop)
@@ -481,15 +495,19 @@ impl Enumerate for Solver {
         puzzle: &Puzzle,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Stats, SolveError> {
-        let cubes: Vec<Vec<(usize, usize)>> = match self.shard {
-            Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
-            None => vec![vec![]],
-        };
-        self.run(puzzle, &cubes, on_solution)
+        self.run(puzzle, &self.cubes(puzzle), Report::Grid(on_solution))
     }
 }
 
 impl Solver {
+    /// The cubes this solver searches: its shard's, or the whole space.
+    fn cubes(&self, puzzle: &Puzzle) -> Vec<Vec<(usize, usize)>> {
+        match self.shard {
+            Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
+            None => vec![vec![]],
+        }
+    }
+
     /// How large the SAT encoding may grow.
     fn bounds(&self) -> sat::Bounds {
         sat::Bounds { tuples: self.tuple_limit, memory: self.memory }
@@ -504,21 +522,9 @@ impl Solver {
         }
     }
 
-    /// The backend on the solutions in `cubes`, until the deadline.
-    fn run(
-        &self,
-        puzzle: &Puzzle,
-        cubes: &[Vec<(usize, usize)>],
-        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    ) -> Result<Stats, SolveError> {
-        let mut counted = |grid: &Grid| {
-            if let Some(tally) = self.tally {
-                tally.0.fetch_add(1, Ordering::Relaxed);
-            }
-            on_solution(grid)
-        };
-        let on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()> =
-            if self.tally.is_some() { &mut counted } else { on_solution };
+    /// The backend on the solutions in `cubes`, until the deadline, each
+    /// reported as `report` says (only native builds no grid for a count).
+    fn run(&self, puzzle: &Puzzle, cubes: &[Vec<(usize, usize)>], mut report: Report<'_>) -> Result<Stats, SolveError> {
         let deadline = self.deadline();
         let interrupted = || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
         let past = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -527,15 +533,50 @@ impl Solver {
         if stop_now() {
             return Ok(Stats { timed_out: past(), ..Stats::default() });
         }
+        // Each solution is tallied; native's also stop the search past the
+        // deadline (SAT and the portfolio stop on their own), and only
+        // native counts without building grids.
+        let tally = || {
+            if let Some(tally) = self.tally {
+                tally.0.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        let hand_out = &mut |grid: &Grid| {
+            tally();
+            report.solution(grid)
+        };
         let stats = match self.backend {
-            Backend::Native => native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
-                if stop_now() { ControlFlow::Break(()) } else { on_solution(grid) }
-            }),
-            Backend::Sat => self.sat(puzzle, &[], cubes, deadline, &stop_now, on_solution)?,
-            Backend::Auto if self.reproducible => self.hand_over(puzzle, cubes, deadline, &stop_now, on_solution)?,
+            Backend::Native => {
+                let go_on = || if stop_now() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+                let give_up = &mut |_, _| stop_now();
+                match report {
+                    Report::Grid(on_solution) => native::enumerate_until(
+                        puzzle,
+                        cubes,
+                        give_up,
+                        Report::Grid(&mut |grid| {
+                            go_on()?;
+                            tally();
+                            on_solution(grid)
+                        }),
+                    ),
+                    Report::Count(on_solution) => native::enumerate_until(
+                        puzzle,
+                        cubes,
+                        give_up,
+                        Report::Count(&mut || {
+                            go_on()?;
+                            tally();
+                            on_solution()
+                        }),
+                    ),
+                }
+            }
+            Backend::Sat => self.sat(puzzle, &[], cubes, deadline, &stop_now, hand_out)?,
+            Backend::Auto if self.reproducible => self.hand_over(puzzle, cubes, deadline, &stop_now, hand_out)?,
             Backend::Auto => {
                 let interrupt = self.interrupt.map(|flag| flag.0);
-                portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, on_solution)?
+                portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, hand_out)?
             }
         };
         let answered_by = stats.answered_by.or(Some(self.backend));
@@ -602,7 +643,7 @@ impl Solver {
             puzzle,
             cubes,
             &mut |failures, _| stop_now() || (failures >= budget && handed.borrow().len() <= HAND_OVER_SOLUTIONS),
-            &mut |grid| {
+            Report::Grid(&mut |grid| {
                 if stop_now() {
                     return ControlFlow::Break(());
                 }
@@ -616,7 +657,7 @@ impl Solver {
                 let flow = on_solution(grid);
                 consumer_stopped = flow.is_break();
                 flow
-            },
+            }),
         );
         if native.complete || consumer_stopped || stop_now() {
             return Ok(Stats { answered_by: Some(Backend::Native), ..native });
@@ -638,7 +679,7 @@ impl Solver {
             Err(_) => {
                 let handed: HashSet<Grid> = handed.into_iter().collect();
                 let mut solutions = native.solutions;
-                let native = native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), &mut |grid| {
+                let mut hand_out = |grid: &Grid| {
                     if stop_now() {
                         return ControlFlow::Break(());
                     }
@@ -647,7 +688,9 @@ impl Solver {
                     }
                     solutions += 1;
                     on_solution(grid)
-                });
+                };
+                let native =
+                    native::enumerate_until(puzzle, cubes, &mut |_, _| stop_now(), Report::Grid(&mut hand_out));
                 Ok(Stats { solutions, answered_by: Some(Backend::Native), ..native })
             }
         }
@@ -702,15 +745,19 @@ pub(crate) fn first(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<(Option<G
     Ok((found, stats))
 }
 
-/// Counts the solutions `solver` finds, up to `limit`.
-pub(crate) fn count(solver: &dyn Enumerate, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
+/// Counts the solutions `enumerate` reports to the callback it is given,
+/// up to `limit`.
+pub(crate) fn count(
+    limit: Option<u64>,
+    enumerate: impl FnOnce(&mut dyn FnMut() -> ControlFlow<()>) -> Result<Stats, SolveError>,
+) -> Result<(Count, Stats), SolveError> {
     if limit == Some(0) {
         return Ok((Count { count: 0, complete: false }, Stats::default()));
     }
     // One past the limit: a count that ends at the limit is then exact.
     let look = limit.map(|l| l.saturating_add(1));
     let mut found = 0u64;
-    let stats = solver.enumerate(puzzle, &mut |_| {
+    let stats = enumerate(&mut || {
         found += 1;
         if look.is_some_and(|l| found >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
