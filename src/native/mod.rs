@@ -503,12 +503,22 @@ fn lightest_load<const W: usize>(
             class = and(&class, &plane);
         }
         left = and_not(&left, &class);
+        // A cell with no candidate has no load, whatever its weight.
+        if n == 0 && !is_empty(&class) {
+            return members(&class).next();
+        }
+        // The class's lightest load is its first heaviest cell (weights are
+        // at least 1).
+        let (mut heaviest, mut first) = (0, 0);
         for cell in members(&class) {
-            let w = u64::from(weight[cell]);
-            // An equal load comes first only from an earlier cell.
-            if best.is_none_or(|(bn, bw, first)| n * bw < bn * w || n * bw == bn * w && cell < first) {
-                best = Some((n, w, cell));
+            if weight[cell] > heaviest {
+                (heaviest, first) = (weight[cell], cell);
             }
+        }
+        let w = u64::from(heaviest);
+        // An equal load comes first only from an earlier cell.
+        if w > 0 && best.is_none_or(|(bn, bw, cell)| n * bw < bn * w || n * bw == bn * w && first < cell) {
+            best = Some((n, w, first));
         }
     }
     best.map(|(_, _, cell)| cell)
