@@ -196,7 +196,7 @@ fn search<'f, const W: usize, const N: usize>(
                 // The cutoff counts the search's failures, not the probes'.
                 search.failures_before = search.counters.failures;
                 let flow = match root_holds {
-                    Ok(ControlFlow::Continue(())) => search.branch(&root, 0),
+                    Ok(ControlFlow::Continue(())) => search.branch(&mut root, 0),
                     Ok(stop) => stop,
                     Err(_) => {
                         search.counters.failures += 1;
@@ -359,8 +359,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     }
 
     /// Explores a propagated node at `depth`: reports it if every cell is
-    /// placed, or tries each candidate of a most-constrained cell.
-    fn branch(&mut self, boards: &Boards<W>, depth: usize) -> ControlFlow<Stop> {
+    /// placed, or tries each candidate of a most-constrained cell. Leaves
+    /// `boards` as the last candidate's child.
+    fn branch(&mut self, boards: &mut Boards<W>, depth: usize) -> ControlFlow<Stop> {
         let Some(cell) = self.most_constrained(boards) else {
             return self.report(boards).map_break(|()| Stop::Asked);
         };
@@ -376,18 +377,25 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             let v = choices.trailing_zeros() as usize;
             choices &= choices - 1;
             self.levels.path[depth].value = v;
-            child.clear();
-            child.extend_from_slice(boards);
             self.prop.propagated(boards);
+            // The last value works in this node's boards, which no one
+            // reads after it: one copy fewer.
+            let node = if choices == 0 {
+                &mut *boards
+            } else {
+                child.clear();
+                child.extend_from_slice(boards);
+                &mut child[..]
+            };
             self.counters.nodes += 1;
-            self.prop.place(&mut child, cell, v);
-            match self.propagate(&mut child) {
+            self.prop.place(node, cell, v);
+            match self.propagate(node) {
                 Ok(()) => {
                     held = true;
                     if self.last_conflict == Some(cell) {
                         self.last_conflict = None;
                     }
-                    flow = self.branch(&child, depth + 1);
+                    flow = self.branch(node, depth + 1);
                 }
                 Err(_) => {
                     self.counters.failures += 1;
