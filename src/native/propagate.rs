@@ -471,27 +471,36 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         while values != 0 {
             let v = values.trailing_zeros() as usize;
             values &= values - 1;
-            let mine = and(&singles, &boards[v]);
-            let mut peers = [0u64; W];
-            for cell in members(&mine) {
-                // An earlier single's placement takes this cell's last value.
-                if has(&peers, cell) {
-                    self.blame([cell]);
-                    return Err(Contradiction);
-                }
-                let theirs = &self.work.peers[cell];
-                for i in 0..W {
-                    peers[i] |= theirs[i];
-                }
-                self.note_placed(cell, v);
-            }
-            clear(&mut boards[v], &peers, &mut self.changed);
-            for i in 0..W {
-                boards[self.size()][i] |= mine[i];
-                self.changed[i] |= mine[i];
-            }
+            self.place_all(boards, v, &and(&singles, &boards[v]))?;
         }
         Ok(true)
+    }
+
+    /// Places value `v` (from 0) in every cell of `cells`, which must be
+    /// open and have it as their one candidate: their peers lose `v`.
+    /// Fails if two of the cells share a group.
+    #[inline(always)]
+    fn place_all(&mut self, boards: &mut Boards<W>, v: usize, cells: &Bits<W>) -> Result<(), Contradiction> {
+        let mut peers = [0u64; W];
+        for cell in members(cells) {
+            // An earlier cell's placement takes this one's value.
+            if has(&peers, cell) {
+                self.blame([cell]);
+                return Err(Contradiction);
+            }
+            let theirs = &self.work.peers[cell];
+            for i in 0..W {
+                peers[i] |= theirs[i];
+            }
+            self.note_placed(cell, v);
+        }
+        let size = self.size();
+        clear(&mut boards[v], &peers, &mut self.changed);
+        for i in 0..W {
+            boards[size][i] |= cells[i];
+            self.changed[i] |= cells[i];
+        }
+        Ok(())
     }
 
     /// Records `boards`, propagated, as the state that hidden singles were
@@ -565,12 +574,17 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             }
             self.work.seen[v] = boards[v];
             let singles = bands::singles(wide(&boards[v])).ok_or(Contradiction)?;
-            for cell in members(&and_not(&narrow(singles), &boards[size])) {
-                // An earlier single of the value may have taken this one.
-                if has(&boards[v], cell) {
-                    self.place(boards, cell, v);
-                    found = true;
+            let singles = and_not(&narrow(singles), &boards[size]);
+            // All at once: two that share a group fail here, where placing
+            // them one by one left the second to fail a look later (forum
+            // hardest: 184 nodes a puzzle to 176).
+            if !is_empty(&singles) {
+                for board in &mut boards[..size] {
+                    *board = and_not(board, &singles);
                 }
+                boards[v] = std::array::from_fn(|i| boards[v][i] | singles[i]);
+                self.place_all(boards, v, &singles)?;
+                found = true;
             }
         }
         self.fresh = false;
