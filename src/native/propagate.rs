@@ -505,9 +505,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 
     /// Records `boards`, propagated, as the state that hidden singles were
     /// last looked for in: to call before deciding on a copy of them.
+    /// Below a node with too many cells placed for hidden singles to be
+    /// looked for, none are, so nothing is recorded.
     pub fn propagated(&mut self, boards: &Boards<W>) {
         let size = self.size();
-        self.work.seen.copy_from_slice(&boards[..size]);
+        if count(&boards[size]) < self.hidden_while_placed {
+            self.work.seen.copy_from_slice(&boards[..size]);
+        }
         self.at_root = false;
     }
 
