@@ -446,21 +446,20 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         if let Some(cell) = self.last_conflict.filter(|&c| has(&open, c)) {
             return Some(cell);
         }
+        // As many binary digits as a count up to the size needs.
+        let planes = (usize::BITS - size.leading_zeros()) as usize;
         let mut digits = [[0u64; W]; 5];
         for board in &boards[..size] {
             let mut carry = *board;
-            for digit in &mut digits {
+            for digit in &mut digits[..planes] {
                 let next = and(digit, &carry);
                 for i in 0..W {
                     digit[i] ^= carry[i];
                 }
                 carry = next;
-                if is_empty(&carry) {
-                    break;
-                }
             }
         }
-        lightest_load(&open, &digits, self.prop.weight(), self.prop.max_weight)
+        lightest_load(&open, &digits[..planes], self.prop.weight(), self.prop.max_weight)
     }
 
     fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
@@ -493,15 +492,13 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
 /// fewest, and only up to the first class that could not hold a better
 /// cell even at the largest weight. As a rule that is the class of two
 /// candidates alone; where weights have grown apart, a few more.
-fn lightest_load<const W: usize>(
-    open: &Bits<W>,
-    digits: &[Bits<W>; 5],
-    weight: &[u32],
-    max_weight: u32,
-) -> Option<usize> {
+fn lightest_load<const W: usize>(open: &Bits<W>, digits: &[Bits<W>], weight: &[u32], max_weight: u32) -> Option<usize> {
     let mut best: Option<(u64, u64, usize)> = None;
     let mut left = *open;
-    for n in 0..1u64 << digits.len() {
+    // Cells with fewer than two candidates, whose classes are looked at
+    // only if there are any (a propagated node has none).
+    let few = digits.iter().skip(1).fold(*open, |few, digit| and_not(&few, digit));
+    for n in if is_empty(&few) { 2 } else { 0 }..1u64 << digits.len() {
         if is_empty(&left) || best.is_some_and(|(bn, bw, _)| n * bw > bn * u64::from(max_weight)) {
             break;
         }
@@ -517,13 +514,12 @@ fn lightest_load<const W: usize>(
         }
         // The class's lightest load is its first heaviest cell (weights are
         // at least 1).
-        let (mut heaviest, mut first) = (0, 0);
-        for cell in members(&class) {
-            if weight[cell] > heaviest {
-                (heaviest, first) = (weight[cell], cell);
-            }
-        }
-        let w = u64::from(heaviest);
+        // The largest of (weight, the cell's distance from the last): no
+        // branch on each cell but the loop's (`for_each` keeps one a word,
+        // see `Members::fold`).
+        let mut key = 0u64;
+        members(&class).for_each(|cell| key = key.max(u64::from(weight[cell]) << 32 | (u32::MAX - cell as u32) as u64));
+        let (w, first) = (key >> 32, (u32::MAX - key as u32) as usize);
         // An equal load comes first only from an earlier cell.
         if w > 0 && best.is_none_or(|(bn, bw, cell)| n * bw < bn * w || n * bw == bn * w && first < cell) {
             best = Some((n, w, first));

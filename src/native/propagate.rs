@@ -412,7 +412,10 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// Propagates until nothing changes.
     pub fn run(&mut self, boards: &mut Boards<W>) -> Result<(), Contradiction> {
         let result = self.fixpoint(boards);
-        self.work.placed_in.fill(0);
+        // A grid in bands notes nothing there (see `note_placed`).
+        if !self.in_bands {
+            self.work.placed_in.fill(0);
+        }
         if result.is_err() {
             // The list may be half sorted into pairs and the rest.
             self.work.is_dirty.fill(false);
