@@ -513,10 +513,9 @@ fn lightest_load<const W: usize>(open: &Bits<W>, digits: &[Bits<W>], weight: &[u
             return members(&class).next();
         }
         // The class's lightest load is its first heaviest cell (weights are
-        // at least 1).
-        // The largest of (weight, the cell's distance from the last): no
-        // branch on each cell but the loop's (`for_each` keeps one a word,
-        // see `Members::fold`).
+        // at least 1): the largest (weight, distance from the last cell),
+        // with no branch on each cell but the loop's (`for_each` keeps one
+        // a word, see `Members::fold`).
         let mut key = 0u64;
         members(&class).for_each(|cell| key = key.max(u64::from(weight[cell]) << 32 | (u32::MAX - cell as u32) as u64));
         let (w, first) = (key >> 32, (u32::MAX - key as u32) as usize);
