@@ -691,6 +691,40 @@ mod tests {
         assert!(failures > 100, "the puzzles should make the search fail ({failures} failures)");
     }
 
+    #[test]
+    fn naked_singles_placed_cell_by_cell_make_the_trees_of_value_by_value() {
+        use propagate::{CLASHES_BY_CELL, SINGLES_VALUE_BY_VALUE};
+        // forum_hardest's first three, and 9×9 and 7×7 no-op row cages:
+        // many failures, many of them two singles of a value in a group.
+        let hardest = [
+            &b"98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2"[..],
+            b"98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
+            b"98.7..6..5...9..7...7..4...4...327....65...9.......3.11...8.5...2.........54...8.",
+        ];
+        let boxes: Vec<Group> = (0..9)
+            .map(|b| Group::new((0..9).map(|i| Cell::new(b / 3 * 3 + i / 3, b % 3 * 3 + i % 3)).collect()))
+            .collect();
+        let sudokus = hardest.map(|givens| {
+            let given = |i: usize| givens[i].is_ascii_digit();
+            let cage = |i: usize| Cage::new(Op::Given, u64::from(givens[i] - b'0'), vec![Cell::new(i / 9, i % 9)]);
+            Puzzle::new(9, boxes.clone(), (0..81).filter(|&i| given(i)).map(|i| cage(i).unwrap()).collect()).unwrap()
+        });
+        let search = |puzzle: &Puzzle, by_value: bool| {
+            SINGLES_VALUE_BY_VALUE.set(by_value);
+            let found = if puzzle.size() == 9 { first::<2, 9>(puzzle, 2000) } else { first::<1, 0>(puzzle, 2000) };
+            SINGLES_VALUE_BY_VALUE.set(false);
+            found
+        };
+        CLASHES_BY_CELL.set(0);
+        let puzzles = sudokus.into_iter().chain(row_cage_puzzles(9, [1, 2, 4].into_iter())).chain(noop_puzzles());
+        for puzzle in puzzles {
+            let by_cell = search(&puzzle, false);
+            assert!(!by_cell.0.is_empty());
+            assert!(by_cell == search(&puzzle, true), "another tree cell by cell: {puzzle:?}");
+        }
+        assert!(CLASHES_BY_CELL.get() > 100, "singles should clash often ({})", CLASHES_BY_CELL.get());
+    }
+
     /// A puzzle over the square with cell (r, c) holding (k·r + c) mod
     /// `size` + 1: the cells where r² + 3c² + rc + k is a multiple of 3
     /// given, and row triples of cells not given, one in four, made `*`
