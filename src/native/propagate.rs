@@ -65,10 +65,12 @@ const HIDDEN_WHILE_PLACED_PERCENT: usize = 70;
 /// of the values kept bit-sliced alongside the count of candidates,
 /// instead of value by value. The trees are the same (a clash of two
 /// singles is blamed on the cell the value-by-value order meets first),
-/// with fewer branches to mispredict: the serg set counted 6.6% faster
-/// (nine interleaved rounds), forum_hardest 4%, 17-clue 5%, Keen's 9×9
-/// sets unchanged. On larger grids the index costs more than it saves:
-/// 40 random 25×25 puzzles took 10% longer, 40 20×20 no-op ones 8%.
+/// and fewer branches taken on the data. Measured as the median ratio of
+/// adjacent runs, each order in turn: 17-clue Sudoku 5–6% faster, serg's
+/// first 200 counted 2–4%, forum_hardest 0–3% slower (within the noise),
+/// Keen's 9×9 sets unchanged. On larger grids the index costs more than
+/// it saves: 40 random 25×25 puzzles took 10% longer, 40 20×20 no-op
+/// ones 8%.
 const SINGLES_BY_CELL_UP_TO_WORDS: usize = 2;
 
 /// Whether a test asked for naked singles placed value by value.
@@ -484,7 +486,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// with none. Reports whether anything was placed.
     fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let size = self.size();
-        let by_cell = W <= SINGLES_BY_CELL_UP_TO_WORDS && self.singles_by_cell;
+        let by_cell = W <= SINGLES_BY_CELL_UP_TO_WORDS;
         // Up to that size, each value's index too, bit-sliced: a cell
         // with one candidate has that candidate's there.
         let planes = if by_cell { (usize::BITS - (size - 1).leading_zeros()) as usize } else { 0 };
@@ -510,7 +512,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         if is_empty(&singles) {
             return Ok(false);
         }
-        if by_cell {
+        if by_cell && self.singles_by_cell {
             return self.place_by_cell(boards, &singles, &index[..planes]).map(|()| true);
         }
         // The singles of each value are placed together: the value leaves
