@@ -486,21 +486,11 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// with none. Reports whether anything was placed.
     fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let size = self.size();
-        let by_cell = W <= SINGLES_BY_CELL_UP_TO_WORDS;
-        // Up to that size, each value's index too, bit-sliced: a cell
-        // with one candidate has that candidate's there.
-        let planes = if by_cell { (usize::BITS - (size - 1).leading_zeros()) as usize } else { 0 };
-        let (mut once, mut twice, mut index) = ([0u64; W], [0u64; W], [[0u64; W]; 5]);
-        for (v, board) in boards[..size].iter().enumerate() {
+        let (mut once, mut twice) = ([0u64; W], [0u64; W]);
+        for board in &boards[..size] {
             for i in 0..W {
                 twice[i] |= once[i] & board[i];
                 once[i] |= board[i];
-            }
-            for (j, plane) in index[..planes].iter_mut().enumerate() {
-                let mask = 0u64.wrapping_sub((v >> j & 1) as u64);
-                for i in 0..W {
-                    plane[i] |= board[i] & mask;
-                }
             }
         }
         let empty = and_not(&self.all, &once);
@@ -512,7 +502,20 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         if is_empty(&singles) {
             return Ok(false);
         }
-        if by_cell && self.singles_by_cell {
+        if W <= SINGLES_BY_CELL_UP_TO_WORDS && self.singles_by_cell {
+            // Each single's value, bit-sliced: a single has its one
+            // candidate's index there.
+            let planes = (usize::BITS - (size - 1).leading_zeros()) as usize;
+            let mut index = [[0u64; W]; 5];
+            for (v, board) in boards[..size].iter().enumerate() {
+                let mine = and(board, &singles);
+                for (j, plane) in index[..planes].iter_mut().enumerate() {
+                    let mask = 0u64.wrapping_sub((v >> j & 1) as u64);
+                    for i in 0..W {
+                        plane[i] |= mine[i] & mask;
+                    }
+                }
+            }
             return self.place_by_cell(boards, &singles, &index[..planes]).map(|()| true);
         }
         // The singles of each value are placed together: the value leaves
