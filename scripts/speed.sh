@@ -54,6 +54,11 @@ per_puzzle() { # backend, file, count arguments...
         END { for (i = 1; i <= n; i++) print t[i, int((k[i] + 1) / 2)] }' | median_max
 }
 
+# The median of numbers, one a line, printed with FORMAT (default whole).
+median_of() {
+    sort -g | awk -v f="${1:-%.0f}" '{ t[NR] = $1 } END { printf f, t[int((NR + 1) / 2)] }'
+}
+
 # "MEDIAN MAX" of numbers, one a line.
 median_max() {
     sort -g | awk '{ t[NR] = $1 } END { printf "%.3f %.3f", t[int((NR + 1) / 2)], t[NR] }'
@@ -96,13 +101,26 @@ if [ "${SMALL:-1}" != 0 ]; then
             mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
         fi
         local limit=${args##* }
-        solving=$("$throughput" "$file" "${limit:-all}" "$runs" | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p")
+        # Solving only, native and the crate in turn, one run each a round:
+        # the machine's speed drifts, so the ratio is the median of each
+        # round's, taken from runs side by side.
+        for _ in $(seq "$runs"); do
+            "$throughput" "$file" "${limit:-all}" 1 | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p" | tr '\n' ' '
+            if [ -x "$oracle" ]; then
+                "$oracle" "$mode" 1 1 "$file" | awk -v unit="$unit" '{
+                    for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+                    # The rate has one decimal: below 1,000 a second (band1),
+                    # the time a puzzle is the finer figure.
+                    r = f["median_puzzles_per_sec"]; if (r < 1000) r = 1e6 / f["usec_per_puzzle"]
+                    if (unit != "puzzles") r = r * f["checksum"] / f["n"]
+                    printf "%.0f", r }'
+            fi
+            echo
+        done >"$tmp/rounds"
+        solving=$(awk '{ print $1 }' "$tmp/rounds" | median_of)
         if [ -x "$oracle" ]; then
-            peer=$("$oracle" "$mode" "$runs" 1 "$file" | awk -v unit="$unit" '{
-                for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-                r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
-                printf "%.0f", r }')
-            ratio=$(awk -v a="$solving" -v b="$peer" 'BEGIN { printf "%.2f×", a / b }')
+            peer=$(awk '{ print $2 }' "$tmp/rounds" | median_of)
+            ratio=$(awk '{ print $1 / $2 }' "$tmp/rounds" | median_of "%.2f×")
         fi
         printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$solving" "$unit" "$peer" "$unit" "$ratio"
     }
