@@ -483,7 +483,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     }
 
     /// Places every unplaced cell with one candidate left; fails on a cell
-    /// with none. Reports whether anything was placed.
+    /// with none. Reports whether anything was placed and cells are still
+    /// open: once every cell is placed, a look for more would find none.
     fn naked_singles(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         let size = self.size();
         let (mut once, mut twice) = ([0u64; W], [0u64; W]);
@@ -516,7 +517,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                     }
                 }
             }
-            return self.place_by_cell(boards, &singles, &index[..planes]).map(|()| true);
+            self.place_by_cell(boards, &singles, &index[..planes])?;
+            return Ok(boards[size] != self.all);
         }
         // The singles of each value are placed together: the value leaves
         // every peer of them (their other boards have nothing to clear).
@@ -530,7 +532,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             values &= values - 1;
             self.place_all(boards, v, &and(&singles, &boards[v]))?;
         }
-        Ok(true)
+        Ok(boards[size] != self.all)
     }
 
     /// Places `singles` one by one, each cell's value read from `index`
