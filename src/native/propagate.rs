@@ -503,16 +503,18 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             return Ok(false);
         }
         if W <= SINGLES_BY_CELL_UP_TO_WORDS && self.singles_by_cell {
-            // Each single's value, bit-sliced: a single has its one
-            // candidate's index there.
+            // Each single's value, bit-sliced: plane j is the union of the
+            // boards of the values with bit j set, so that a single, in one
+            // board only, has there the bits of its one candidate's index.
+            // Other cells' bits mean nothing.
             let planes = (usize::BITS - (size - 1).leading_zeros()) as usize;
             let mut index = [[0u64; W]; 5];
             for (v, board) in boards[..size].iter().enumerate() {
-                let mine = and(board, &singles);
                 for (j, plane) in index[..planes].iter_mut().enumerate() {
-                    let mask = 0u64.wrapping_sub((v >> j & 1) as u64);
-                    for i in 0..W {
-                        plane[i] |= mine[i] & mask;
+                    if v >> j & 1 == 1 {
+                        for i in 0..W {
+                            plane[i] |= board[i];
+                        }
                     }
                 }
             }
