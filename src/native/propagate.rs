@@ -62,14 +62,14 @@ const HIDDEN_WHILE_PLACED_PERCENT: usize = 70;
 
 /// Up to this many words a set of cells (grids up to 11×11), naked
 /// singles are placed cell by cell, each cell's value read from an index
-/// of the singles' values, bit-sliced, instead of value by value. The trees are the same (a clash of two
-/// singles is blamed on the cell the value-by-value order meets first),
-/// with fewer branches that depend on the data. Measured as the median ratio of
-/// adjacent runs, each order in turn: 17-clue Sudoku 5–6% faster, serg's
-/// first 200 counted 2–4%, forum_hardest 0–3% slower (within the noise),
-/// Keen's 9×9 sets unchanged. On larger grids the index costs more than
-/// it saves: 40 random 25×25 puzzles took 10% longer, 40 20×20 no-op
-/// ones 8%.
+/// of the singles' values, bit-sliced, instead of value by value. The
+/// trees are the same (a clash of two singles is blamed on the cell the
+/// value-by-value order meets first), with fewer branches that depend on
+/// the data. Measured as the median ratio of adjacent runs, each order in
+/// turn: 17-clue Sudoku 5–6% faster, serg's first 200 counted 2–4%,
+/// forum_hardest 0–3% slower (within the noise), Keen's 9×9 sets
+/// unchanged. On larger grids the index costs more than it saves: 40
+/// random 25×25 puzzles took 10% longer, 40 20×20 no-op ones 8%.
 const SINGLES_BY_CELL_UP_TO_WORDS: usize = 2;
 
 /// Whether a test asked for naked singles placed value by value.
@@ -519,6 +519,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 }
             }
             self.place_by_cell(boards, &singles, &index[..planes])?;
+            // Not joined with the return below: that made 17-clue, serg
+            // and forum_hardest take 0.4–0.9% more instructions.
             return Ok(boards[size] != self.all);
         }
         // The singles of each value are placed together: the value leaves
@@ -556,12 +558,18 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             clear(&mut boards[v], &self.work.peers[cell], &mut self.changed);
             self.note_placed(cell, v);
         }
+        self.mark_placed(boards, singles);
+        Ok(())
+    }
+
+    /// Marks `cells` placed, and changed.
+    #[inline(always)]
+    fn mark_placed(&mut self, boards: &mut Boards<W>, cells: &Bits<W>) {
         let size = self.size();
         for i in 0..W {
-            boards[size][i] |= singles[i];
-            self.changed[i] |= singles[i];
+            boards[size][i] |= cells[i];
+            self.changed[i] |= cells[i];
         }
-        Ok(())
     }
 
     /// Blames the cell that placing `singles` value by value (each value's
@@ -607,12 +615,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             }
             self.note_placed(cell, v);
         }
-        let size = self.size();
         clear(&mut boards[v], &peers, &mut self.changed);
-        for i in 0..W {
-            boards[size][i] |= cells[i];
-            self.changed[i] |= cells[i];
-        }
+        self.mark_placed(boards, cells);
         Ok(())
     }
 
