@@ -146,7 +146,7 @@ for level in e n h x u; do
     standard=$(per_puzzle native "$keen/9d$level.txt" --limit 2)
     # The corpus's method: each puzzle timed in a process that solves the
     # whole set RUNS times. A process runs at one of the machine's two
-    # speeds (about 1.5 apart, whichever core or binary), so RUNS of them
+    # speeds (about 1.5 apart, whichever core it runs on), so RUNS of them
     # are run and the median of their figures taken, as the Sudoku rows
     # take the median of their rounds.
     for _ in $(seq "$runs"); do
