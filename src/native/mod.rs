@@ -11,6 +11,7 @@
 mod bands;
 mod cage;
 mod divisors;
+mod endgame;
 mod factors;
 mod layout;
 mod memo;
@@ -23,6 +24,7 @@ use std::ops::ControlFlow;
 
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
+use endgame::{Candidates, Endgame};
 use layout::Layout;
 use layout::members;
 use nogoods::{Decision, Nogoods};
@@ -230,6 +232,8 @@ struct Levels<const W: usize> {
     path: Vec<Decision>,
     /// The grid each solution is handed out in, refilled for the next.
     grid: Option<Grid>,
+    /// Scratch space for the endgame: a byte a cell.
+    numbers: Vec<u8>,
 }
 
 struct Search<'a, 'f, const W: usize, const N: usize> {
@@ -245,6 +249,11 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     /// Solutions found before this cube's search.
     solutions_before: u64,
     restart_after_a_solution: bool,
+    /// Up to how many open cells a node is left to the endgame (see
+    /// `endgame.rs`); none, if there are cages to revise or restarts after
+    /// a solution, whose nogoods the endgame would not see. A nogood of a
+    /// run with no solution rules out none, and the endgame may ignore it.
+    endgame_open: usize,
     /// The last cell every value of which failed: branched on first
     /// wherever it is open, until one of its values holds (see
     /// [`Search::most_constrained`]).
@@ -261,8 +270,13 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         give_up: &'f mut dyn FnMut(u64, u64) -> bool,
         report: Report<'f>,
     ) -> Self {
+        let prop = Propagator::new(layout);
+        let endgame_open = match layout.cage_count() == 0 && !restarts.is_some_and(|r| r.after_a_solution) {
+            true => endgame::open_up_to(layout.size, prop.looks_for_hidden_while_placed()),
+            false => 0,
+        };
         Search {
-            prop: Propagator::new(layout),
+            prop,
             report,
             give_up,
             counters: Counters::default(),
@@ -270,6 +284,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             nogoods: Nogoods::default(),
             cutoff: restarts.map_or(u64::MAX, |r| r.first),
             restart_after_a_solution: restarts.is_some_and(|r| r.after_a_solution),
+            endgame_open,
             failures_before: 0,
             solutions_before: 0,
             last_conflict: None,
@@ -362,8 +377,19 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// placed, or tries each candidate of a most-constrained cell. Leaves
     /// `boards` as the last candidate's child.
     fn branch(&mut self, boards: &mut Boards<W>, depth: usize) -> ControlFlow<Stop> {
+        if self.endgame_open > 0 {
+            let open = and_not(&self.prop.all, &boards[self.prop.size()]);
+            let count = open.iter().map(|w| w.count_ones() as usize).sum();
+            if (1..=self.endgame_open).contains(&count) {
+                let numbers = &mut self.levels.numbers;
+                numbers.resize(self.prop.all.len() * 64, 0);
+                let size = self.prop.size();
+                let (endgame, open, candidates) = Endgame::new(&open, self.prop.peers(), &boards[..size], numbers);
+                return self.end_branch(&endgame, boards, &candidates, open);
+            }
+        }
         let Some(cell) = self.most_constrained(boards) else {
-            return self.report(boards).map_break(|()| Stop::Asked);
+            return self.report(boards, None).map_break(|()| Stop::Asked);
         };
         if self.levels.stack.len() <= depth {
             self.levels.stack.push(Vec::with_capacity(boards.len()));
@@ -422,6 +448,41 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         flow
     }
 
+    /// Explores the endgame's node of `candidates` with `open` cells left
+    /// (see `endgame.rs`): reports it if none are, or tries each
+    /// candidate of one.
+    fn end_branch(
+        &mut self,
+        endgame: &Endgame,
+        boards: &Boards<W>,
+        candidates: &Candidates,
+        open: u64,
+    ) -> ControlFlow<Stop> {
+        if open == 0 {
+            return self.report(boards, Some((endgame, candidates))).map_break(|()| Stop::Asked);
+        }
+        let cell = Endgame::choose(candidates, open);
+        let mut choices = candidates[cell];
+        while choices != 0 {
+            let value = choices & choices.wrapping_neg();
+            choices &= choices - 1;
+            self.counters.nodes += 1;
+            let mut child = *candidates;
+            child[cell] = value;
+            let mut left = open;
+            if endgame.settle(&mut child, &mut left, 1 << cell) {
+                self.end_branch(endgame, boards, &child, left)?;
+            } else {
+                self.counters.failures += 1;
+                let (failures, solutions) = (self.counters.failures, self.counters.solutions);
+                if failures % ASK_EVERY == 0 && (self.give_up)(failures, solutions) {
+                    return ControlFlow::Break(Stop::Asked);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// The last conflict (the last cell every value of which failed, if
     /// it is open and none of its values has held since), or else the
     /// unplaced cell with the fewest candidates per unit of weight (the
@@ -462,7 +523,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         lightest_load(&open, &digits[..planes], self.prop.weight(), self.prop.max_weight)
     }
 
-    fn report(&mut self, boards: &Boards<W>) -> ControlFlow<()> {
+    /// Reports a solution: `boards` with every cell placed, or those of an
+    /// endgame's node with the endgame's cells placed as `candidates` say.
+    fn report(&mut self, boards: &Boards<W>, endgame: Option<(&Endgame, &Candidates)>) -> ControlFlow<()> {
         self.counters.solutions += 1;
         let on_solution = match &mut self.report {
             Report::Grid(on_solution) => on_solution,
@@ -473,11 +536,16 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             Some(grid) if grid.size() == size => grid,
             kept => kept.insert(Grid::new(size, vec![1; size * size]).expect("ones make a grid")),
         };
-        // Every cell is placed, so each is in exactly one value's board.
+        // Every placed cell is in exactly one value's board.
         grid.refill(|values| {
             for (v, board) in boards[..size].iter().enumerate() {
                 // `for_each`, not `for`: a loop per word (see `Members::fold`).
                 members(board).for_each(|cell| values[cell] = v as u8 + 1);
+            }
+            if let Some((endgame, candidates)) = endgame {
+                for (&cell, set) in endgame.cells[..endgame.len].iter().zip(candidates) {
+                    values[cell] = set.trailing_zeros() as u8 + 1;
+                }
             }
         });
         on_solution(grid)
@@ -723,6 +791,84 @@ mod tests {
             assert!(by_cell == search(&puzzle, true), "another tree cell by cell: {puzzle:?}");
         }
         assert!(CLASHES_BY_CELL.get() > 100, "singles should clash often ({})", CLASHES_BY_CELL.get());
+    }
+
+    /// A Sudoku of boxes of `rows` × `cols` cells over the square with cell
+    /// (r, c) holding (cols·(r mod rows) + r div rows + c) mod size + 1,
+    /// with the cells where `given(r, c)` given.
+    fn pattern_sudoku(rows: usize, cols: usize, given: impl Fn(usize, usize) -> bool) -> Puzzle {
+        let size = rows * cols;
+        let boxes = (0..size).map(|b| {
+            Group::new((0..size).map(|i| Cell::new(b / rows * rows + i / cols, b % rows * cols + i % cols)).collect())
+        });
+        let value = |r: usize, c: usize| ((cols * (r % rows) + r / rows + c) % size + 1) as u64;
+        let cells = (0..size * size).map(|i| (i / size, i % size)).filter(|&(r, c)| given(r, c));
+        let givens = cells.map(|(r, c)| Cage::new(Op::Given, value(r, c), vec![Cell::new(r, c)]).unwrap());
+        Puzzle::new(size, boxes.collect(), givens.collect()).unwrap()
+    }
+
+    #[test]
+    fn the_endgame_finds_the_searchs_solutions() {
+        use endgame::OPEN_UP_TO;
+        let first_row = (0..5).map(|c| Cage::new(Op::Given, (c + 1) as u64, vec![Cell::new(0, c)]).unwrap());
+        let puzzles = [
+            pattern_sudoku(2, 2, |_, _| false),
+            pattern_sudoku(2, 3, |r, c| (r + 2 * c) % 5 == 0),
+            pattern_sudoku(3, 3, |r, c| (r * r + 5 * c + r * c) % 5 == 0),
+            Puzzle::new(5, Vec::new(), first_row.collect()).unwrap(),
+        ];
+        let run = |puzzle: &Puzzle, open: Option<usize>, restarts: Option<Restarts>| {
+            OPEN_UP_TO.set(open);
+            let found = solutions(puzzle, restarts, usize::MAX);
+            OPEN_UP_TO.set(None);
+            found
+        };
+        let restarts = |first| Some(Restarts { first, after_a_solution: false });
+        let (mut total, mut endgame_failures) = (0, 0);
+        for puzzle in &puzzles {
+            let (plain, _) = run(puzzle, Some(0), None);
+            let plain: BTreeSet<_> = plain.into_iter().collect();
+            for (open, restarts) in [(None, restarts(100)), (Some(64), None), (Some(64), restarts(1))] {
+                let (grids, stats) = run(puzzle, open, restarts);
+                let found: BTreeSet<_> = grids.iter().cloned().collect();
+                assert_eq!(found.len(), grids.len(), "a solution reported twice: {puzzle:?}");
+                assert!(found == plain, "the endgame lost or added solutions: {puzzle:?}");
+                endgame_failures += if open.is_some() { stats.failures.unwrap() } else { 0 };
+            }
+            total += plain.len();
+        }
+        assert_eq!(run(&puzzles[0], Some(64), None).0.len(), 288, "4×4 Sudoku grids");
+        assert!(total > 1000, "the puzzles should have many solutions ({total})");
+        assert!(endgame_failures > 100, "and the endgame should fail often ({endgame_failures})");
+    }
+
+    #[test]
+    fn the_endgame_stops_when_asked() {
+        use endgame::OPEN_UP_TO;
+        OPEN_UP_TO.set(Some(64));
+        let latin = Puzzle::new(5, Vec::new(), Vec::new()).unwrap();
+        let mut counted = 0;
+        let stats = enumerate_until(
+            &latin,
+            &[vec![]],
+            &mut |_, _| false,
+            Report::Count(&mut || {
+                counted += 1;
+                if counted < 3 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+            }),
+        );
+        assert_eq!((counted, stats.solutions, stats.complete), (3, 3, false));
+        let mut asked = 0;
+        let mut give_up = |_, _| {
+            asked += 1;
+            true
+        };
+        let stats = enumerate_until(&latin, &[vec![]], &mut give_up, Report::Count(&mut || ControlFlow::Continue(())));
+        assert_eq!((asked, stats.complete), (1, false));
+        assert!(stats.solutions < 161_280, "given up before the end");
+        let (grids, stats) = solutions(&latin, None, usize::MAX);
+        OPEN_UP_TO.set(None);
+        assert_eq!((grids.len(), stats.complete), (161_280, true), "5×5 Latin squares");
     }
 
     /// A puzzle over the square with cell (r, c) holding (k·r + c) mod

@@ -385,6 +385,16 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         seeded
     }
 
+    /// Up to how many placed cells hidden singles are looked for.
+    pub fn looks_for_hidden_while_placed(&self) -> usize {
+        self.hidden_while_placed as usize
+    }
+
+    /// For each cell, the cells sharing a group with it.
+    pub fn peers(&self) -> &[Bits<W>] {
+        &self.work.peers
+    }
+
     /// The values still possible in `cell`, as a set (bit v for value v + 1).
     pub fn values(&self, boards: &Boards<W>, cell: usize) -> u32 {
         let (word, bit) = (cell / 64, cell % 64);

@@ -1,0 +1,117 @@
+//! The last few open cells of a grid with no cage left to satisfy (a
+//! Sudoku or a Latin square, its givens placed): what is left is to give
+//! peers different values, which a search over those cells alone does
+//! with a word a cell, where the boards of the whole grid cost a pass over
+//! every value at each node.
+
+use super::layout::members;
+use super::propagate::Bits;
+
+/// At most this many open cells: one bit each of a `u64`.
+pub(super) const MAX_OPEN: usize = 64;
+
+/// Up to how many open cells a node of a `size` × `size` grid is left
+/// to the endgame: as many as the search has open once it stops looking
+/// for hidden singles (more than `hidden_while_placed` cells placed),
+/// which the endgame does not look for either.
+pub(super) fn open_up_to(size: usize, hidden_while_placed: usize) -> usize {
+    #[cfg(test)]
+    if let Some(open) = OPEN_UP_TO.get() {
+        return open;
+    }
+    (size * size).saturating_sub(hidden_while_placed + 1).min(MAX_OPEN)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set this to leave nodes to the endgame up to so many open
+    /// cells whatever the grid (0: never).
+    pub(super) static OPEN_UP_TO: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The open cells of a node, numbered from 0 in cell order, and which of
+/// them share a group.
+pub(super) struct Endgame {
+    /// Each open cell's index in the grid.
+    pub cells: [usize; MAX_OPEN],
+    /// How many cells are open.
+    pub len: usize,
+    /// Each open cell's peers among them, as bits of their numbers.
+    peers: [u64; MAX_OPEN],
+}
+
+/// Candidates of the open cells, by number (bit v for value v + 1).
+pub(super) type Candidates = [u32; MAX_OPEN];
+
+impl Endgame {
+    /// The open cells `open`, at most [`MAX_OPEN`], whose peers are
+    /// `peers` (by cell), with their candidates in `boards` (one for each
+    /// value); `numbers` (a byte a cell) is scratch space.
+    pub fn new<const W: usize>(
+        open: &Bits<W>,
+        peers: &[Bits<W>],
+        boards: &[Bits<W>],
+        numbers: &mut [u8],
+    ) -> (Self, u64, Candidates) {
+        let mut endgame = Endgame { cells: [0; MAX_OPEN], len: 0, peers: [0; MAX_OPEN] };
+        for cell in members(open) {
+            numbers[cell] = endgame.len as u8;
+            endgame.cells[endgame.len] = cell;
+            endgame.len += 1;
+        }
+        for (number, &cell) in endgame.cells[..endgame.len].iter().enumerate() {
+            let mine = std::array::from_fn::<u64, W, _>(|i| peers[cell][i] & open[i]);
+            endgame.peers[number] = members(&mine).fold(0, |set, peer| set | 1 << numbers[peer]);
+        }
+        let mut candidates = [0; MAX_OPEN];
+        for (v, board) in boards.iter().enumerate() {
+            let places = std::array::from_fn::<u64, W, _>(|i| board[i] & open[i]);
+            members(&places).for_each(|cell| candidates[usize::from(numbers[cell])] |= 1 << v);
+        }
+        let open = if endgame.len == MAX_OPEN { u64::MAX } else { (1 << endgame.len) - 1 };
+        (endgame, open, candidates)
+    }
+
+    /// Places the cells of `pending` (open, each with one candidate or
+    /// none) and every open cell this leaves with one: each leaves
+    /// `open`, and its value leaves its open peers. False if a cell is
+    /// left with none.
+    pub fn settle(&self, candidates: &mut Candidates, open: &mut u64, mut pending: u64) -> bool {
+        while pending != 0 {
+            let cell = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
+            let value = candidates[cell];
+            if value == 0 {
+                return false;
+            }
+            *open &= !(1 << cell);
+            let mut peers = self.peers[cell] & *open;
+            while peers != 0 {
+                let peer = peers.trailing_zeros() as usize;
+                peers &= peers - 1;
+                let left = candidates[peer] & !value;
+                candidates[peer] = left;
+                pending |= u64::from(left & left.wrapping_sub(1) == 0) << peer;
+            }
+        }
+        true
+    }
+
+    /// The open cell to branch on: the first with two candidates, or
+    /// else the first with the fewest. `open` must not be empty.
+    pub fn choose(candidates: &Candidates, open: u64) -> usize {
+        let mut best = (u32::MAX, 0);
+        let mut left = open;
+        while left != 0 {
+            let cell = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let set = candidates[cell];
+            let rest = set & (set - 1);
+            if rest & (rest - 1) == 0 {
+                return cell;
+            }
+            best = best.min((set.count_ones(), cell));
+        }
+        best.1
+    }
+}
