@@ -250,10 +250,11 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     solutions_before: u64,
     restart_after_a_solution: bool,
     /// Up to how many open cells a node is left to the endgame (see
-    /// `endgame.rs`); none, if there are cages to revise or restarts after
-    /// a solution, whose nogoods the endgame would not see. A nogood of a
+    /// `endgame.rs`), while the search fails often and once it seldom
+    /// does; none, if there are cages to revise or restarts after a
+    /// solution, whose nogoods the endgame would not see. A nogood of a
     /// run with no solution rules out none, and the endgame may ignore it.
-    endgame_open: usize,
+    endgame_open: [usize; 2],
     /// The last cell every value of which failed: branched on first
     /// wherever it is open, until one of its values holds (see
     /// [`Search::most_constrained`]).
@@ -273,7 +274,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         let prop = Propagator::new(layout);
         let endgame_open = match layout.cage_count() == 0 && !restarts.is_some_and(|r| r.after_a_solution) {
             true => endgame::open_up_to(layout.size, prop.looks_for_hidden_while_placed()),
-            false => 0,
+            false => [0; 2],
         };
         Search {
             prop,
@@ -377,10 +378,12 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// placed, or tries each candidate of a most-constrained cell. Leaves
     /// `boards` as the last candidate's child.
     fn branch(&mut self, boards: &mut Boards<W>, depth: usize) -> ControlFlow<Stop> {
-        if self.endgame_open > 0 {
+        if self.endgame_open[1] > 0 {
             let open = and_not(&self.prop.all, &boards[self.prop.size()]);
             let count = open.iter().map(|w| w.count_ones() as usize).sum();
-            if (1..=self.endgame_open).contains(&count) {
+            let c = &self.counters;
+            let loose = c.nodes >= endgame::LOOSE_AFTER_NODES && c.failures * endgame::LOOSE_NODES_A_FAILURE < c.nodes;
+            if (1..=self.endgame_open[usize::from(loose)]).contains(&count) {
                 let numbers = &mut self.levels.numbers;
                 numbers.resize(self.prop.all.len() * 64, 0);
                 let size = self.prop.size();
