@@ -61,36 +61,43 @@ pub(super) struct Endgame {
     peers: [u64; MAX_OPEN],
 }
 
+impl Default for Endgame {
+    fn default() -> Self {
+        Endgame { cells: [0; MAX_OPEN], len: 0, peers: [0; MAX_OPEN] }
+    }
+}
+
 /// Candidates of the open cells, by number (bit v for value v + 1).
 pub(super) type Candidates = [u32; MAX_OPEN];
 
 impl Endgame {
-    /// The open cells `open`, at most [`MAX_OPEN`], whose peers are
+    /// Takes the open cells `open`, at most [`MAX_OPEN`], whose peers are
     /// `peers` (by cell), with their candidates in `boards` (one for each
-    /// value); `numbers` (a byte a cell) is scratch space.
-    pub fn new<const W: usize>(
+    /// value), written into `candidates`; `numbers` (a byte a cell) is
+    /// scratch space. Returns the open cells, as bits of their numbers.
+    pub fn take<const W: usize>(
+        &mut self,
         open: &Bits<W>,
         peers: &[Bits<W>],
         boards: &[Bits<W>],
         numbers: &mut [u8],
-    ) -> (Self, u64, Candidates) {
-        let mut endgame = Endgame { cells: [0; MAX_OPEN], len: 0, peers: [0; MAX_OPEN] };
+        candidates: &mut Candidates,
+    ) -> u64 {
+        self.len = 0;
         for cell in members(open) {
-            numbers[cell] = endgame.len as u8;
-            endgame.cells[endgame.len] = cell;
-            endgame.len += 1;
+            numbers[cell] = self.len as u8;
+            self.cells[self.len] = cell;
+            self.len += 1;
         }
-        for (number, &cell) in endgame.cells[..endgame.len].iter().enumerate() {
+        for (number, &cell) in self.cells[..self.len].iter().enumerate() {
             let mine = std::array::from_fn::<u64, W, _>(|i| peers[cell][i] & open[i]);
-            endgame.peers[number] = members(&mine).fold(0, |set, peer| set | 1 << numbers[peer]);
+            self.peers[number] = members(&mine).fold(0, |set, peer| set | 1 << numbers[peer]);
         }
-        let mut candidates = [0; MAX_OPEN];
         for (v, board) in boards.iter().enumerate() {
             let places = std::array::from_fn::<u64, W, _>(|i| board[i] & open[i]);
             members(&places).for_each(|cell| candidates[usize::from(numbers[cell])] |= 1 << v);
         }
-        let open = if endgame.len == MAX_OPEN { u64::MAX } else { (1 << endgame.len) - 1 };
-        (endgame, open, candidates)
+        if self.len == MAX_OPEN { u64::MAX } else { (1 << self.len) - 1 }
     }
 
     /// Places the cells of `pending` (open, each with one candidate or

@@ -232,7 +232,8 @@ struct Levels<const W: usize> {
     path: Vec<Decision>,
     /// The grid each solution is handed out in, refilled for the next.
     grid: Option<Grid>,
-    /// Scratch space for the endgame: a byte a cell.
+    /// The endgame's cells, and scratch space for it: a byte a cell.
+    endgame: Option<Box<Endgame>>,
     numbers: Vec<u8>,
 }
 
@@ -384,11 +385,16 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             let c = &self.counters;
             let loose = c.nodes >= endgame::LOOSE_AFTER_NODES && c.failures * endgame::LOOSE_NODES_A_FAILURE < c.nodes;
             if (1..=self.endgame_open[usize::from(loose)]).contains(&count) {
-                let numbers = &mut self.levels.numbers;
-                numbers.resize(self.prop.all.len() * 64, 0);
-                let size = self.prop.size();
-                let (endgame, open, candidates) = Endgame::new(&open, self.prop.peers(), &boards[..size], numbers);
-                return self.end_branch(&endgame, boards, &candidates, open);
+                let levels = &mut *self.levels;
+                levels.numbers.resize(self.prop.all.len() * 64, 0);
+                let mut endgame = levels.endgame.take().unwrap_or_default();
+                let mut candidates = [0; endgame::MAX_OPEN];
+                let boards_of_values = &boards[..self.prop.size()];
+                let open =
+                    endgame.take(&open, self.prop.peers(), boards_of_values, &mut levels.numbers, &mut candidates);
+                let flow = self.end_branch(&endgame, boards, &candidates, open);
+                self.levels.endgame = Some(endgame);
+                return flow;
             }
         }
         let Some(cell) = self.most_constrained(boards) else {
