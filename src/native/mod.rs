@@ -2,7 +2,9 @@
 //! depth-first search that branches first where it last came to a dead
 //! end, then where candidates are few and failures many, restarting with
 //! nogoods when failures pile up; on grids above 16×16 the root is probed
-//! first (values whose placement fails leave it).
+//! first (values whose placement fails leave it). On a grid with no cages
+//! but its givens, the last open cells go to a search of their own
+//! (`endgame.rs`).
 //!
 //! Depends on the puzzle model only; its cage arithmetic is its own (see
 //! `cage.rs`), so that the cross-check against the SAT backend and the
