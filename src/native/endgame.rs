@@ -1,10 +1,13 @@
 //! The last open cells of a grid with no cages but its givens (a Sudoku,
 //! a Latin square): what is left is to give peers different values,
-//! which a search over those cells alone does with a word of candidates
-//! a cell and one of peers, where the search's boards cost a pass over
-//! every value at each node. It places naked singles, as the search does
+//! which a search over those cells alone does with a word of them for
+//! each value (the cells that may hold it) and one for each cell (its
+//! peers), where the search's boards cost a pass over every value of the
+//! whole grid at each node. Placing a value clears it from the cell's
+//! peers with one AND-NOT, and the cells left with one value are counted
+//! bit-sliced, all at once. It places naked singles, as the search does
 //! once enough cells are placed, and branches on the first cell with two
-//! candidates (else the fewest). The search leaves it its nodes from
+//! values (else the fewest). The search leaves it its nodes from
 //! there, and every node with up to 64 open cells once it seldom fails
 //! (see [`LOOSE_AFTER_NODES`]).
 
@@ -24,6 +27,9 @@ pub(super) fn open_up_to(size: usize, hidden_while_placed: usize) -> [usize; 2] 
     #[cfg(test)]
     if let Some(open) = OPEN_UP_TO.get() {
         return [open; 2];
+    }
+    if size > MAX_VALUES {
+        return [0; 2];
     }
     [(size * size).saturating_sub(hidden_while_placed + 1).min(MAX_OPEN), MAX_OPEN]
 }
@@ -67,13 +73,16 @@ impl Default for Endgame {
     }
 }
 
-/// Candidates of the open cells, by number (bit v for value v + 1).
-pub(super) type Candidates = [u32; MAX_OPEN];
+/// The most values a grid may have for the endgame to take its nodes: a
+/// node's places (for each value, the open cells that may hold it and the
+/// endgame's placed cells that hold it, as bits of their numbers) are
+/// kept in an array of this many words.
+pub(super) const MAX_VALUES: usize = 32;
 
 impl Endgame {
     /// Takes the open cells `open`, at most [`MAX_OPEN`], whose peers are
     /// `peers` (by cell), with their candidates in `boards` (one for each
-    /// value), written into `candidates`; `numbers` (a byte a cell) is
+    /// value), written into `places`; `numbers` (a byte a cell) is
     /// scratch space. Returns the open cells, as bits of their numbers.
     pub fn take<const W: usize>(
         &mut self,
@@ -81,7 +90,7 @@ impl Endgame {
         peers: &[Bits<W>],
         boards: &[Bits<W>],
         numbers: &mut [u8],
-        candidates: &mut Candidates,
+        places: &mut [u64],
     ) -> u64 {
         self.len = 0;
         for cell in members(open) {
@@ -93,52 +102,75 @@ impl Endgame {
             let mine = std::array::from_fn::<u64, W, _>(|i| peers[cell][i] & open[i]);
             self.peers[number] = members(&mine).fold(0, |set, peer| set | 1 << numbers[peer]);
         }
-        for (v, board) in boards.iter().enumerate() {
-            let places = std::array::from_fn::<u64, W, _>(|i| board[i] & open[i]);
-            members(&places).for_each(|cell| candidates[usize::from(numbers[cell])] |= 1 << v);
+        for (board, place) in boards.iter().zip(places) {
+            let mine = std::array::from_fn::<u64, W, _>(|i| board[i] & open[i]);
+            *place = members(&mine).fold(0, |set, cell| set | 1 << numbers[cell]);
         }
         if self.len == MAX_OPEN { u64::MAX } else { (1 << self.len) - 1 }
     }
 
-    /// Places the cells of `pending` (open, each with one candidate or
-    /// none) and every open cell this leaves with one: each leaves
-    /// `open`, and its value leaves its open peers. False if a cell is
-    /// left with none.
-    pub fn settle(&self, candidates: &mut Candidates, open: &mut u64, mut pending: u64) -> bool {
-        while pending != 0 {
-            let cell = pending.trailing_zeros() as usize;
-            pending &= pending - 1;
-            let value = candidates[cell];
-            if value == 0 {
-                return false;
-            }
-            *open &= !(1 << cell);
-            let mut peers = self.peers[cell] & *open;
-            while peers != 0 {
-                let peer = peers.trailing_zeros() as usize;
-                peers &= peers - 1;
-                let left = candidates[peer] & !value;
-                candidates[peer] = left;
-                pending |= u64::from(left & left.wrapping_sub(1) == 0) << peer;
-            }
+    /// Writes into `child` the places of `places` with `cell` given the
+    /// value `value`: the cell leaves every other value, and its peers
+    /// that value.
+    pub fn place(&self, places: &[u64], child: &mut [u64], cell: usize, value: usize) {
+        let (peers, bit) = (self.peers[cell], 1 << cell);
+        for (u, (child, &place)) in child.iter_mut().zip(places).enumerate() {
+            *child = place & if u == value { !peers } else { !bit };
         }
-        true
     }
 
-    /// The open cell to branch on: the first with two candidates, or
-    /// else the first with the fewest. `open` must not be empty.
-    pub fn choose(candidates: &Candidates, open: u64) -> usize {
-        let mut best = (u32::MAX, 0);
+    /// Places every `open` cell of `places` left with one value, and
+    /// those this leaves with one, until none is: each leaves `open`,
+    /// and its value leaves its peers. Returns the open cells left with
+    /// two values, or `None` if a cell is left with none or two peers
+    /// with the same one.
+    pub fn settle(&self, places: &mut [u64], open: &mut u64) -> Option<u64> {
+        loop {
+            // Bit-sliced: the open cells with one value or more, with two
+            // or more, and with three or more.
+            let (mut ones, mut twos, mut threes) = (0, 0, 0);
+            for &place in places.iter() {
+                let place = place & *open;
+                threes |= twos & place;
+                twos |= ones & place;
+                ones |= place;
+            }
+            if *open & !ones != 0 {
+                return None;
+            }
+            let singles = *open & !twos;
+            if singles == 0 {
+                return Some(twos & !threes);
+            }
+            *open &= !singles;
+            for place in places.iter_mut() {
+                let mut placed = *place & singles;
+                let mut peers = 0;
+                while placed != 0 {
+                    peers |= self.peers[placed.trailing_zeros() as usize];
+                    placed &= placed - 1;
+                }
+                if peers & *place & singles != 0 {
+                    return None;
+                }
+                *place &= !peers;
+            }
+        }
+    }
+
+    /// The open cell to branch on: the first of `pairs` (those with two
+    /// values), or else the first with the fewest. `open` must not be
+    /// empty.
+    pub fn choose(places: &[u64], open: u64, pairs: u64) -> usize {
+        if pairs != 0 {
+            return pairs.trailing_zeros() as usize;
+        }
+        let mut best = (usize::MAX, 0);
         let mut left = open;
         while left != 0 {
             let cell = left.trailing_zeros() as usize;
             left &= left - 1;
-            let set = candidates[cell];
-            let rest = set & (set - 1);
-            if rest & (rest - 1) == 0 {
-                return cell;
-            }
-            best = best.min((set.count_ones(), cell));
+            best = best.min((places.iter().filter(|&&place| place >> cell & 1 != 0).count(), cell));
         }
         best.1
     }

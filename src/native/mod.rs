@@ -26,7 +26,7 @@ use std::ops::ControlFlow;
 
 use crate::puzzle::{Grid, Puzzle};
 use crate::stats::Stats;
-use endgame::{Candidates, Endgame};
+use endgame::Endgame;
 use layout::Layout;
 use layout::members;
 use nogoods::{Decision, Nogoods};
@@ -390,11 +390,17 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 let levels = &mut *self.levels;
                 levels.numbers.resize(self.prop.all.len() * 64, 0);
                 let mut endgame = levels.endgame.take().unwrap_or_default();
-                let mut candidates = [0; endgame::MAX_OPEN];
-                let boards_of_values = &boards[..self.prop.size()];
-                let open =
-                    endgame.take(&open, self.prop.peers(), boards_of_values, &mut levels.numbers, &mut candidates);
-                let flow = self.end_branch(&endgame, boards, &candidates, open);
+                let size = self.prop.size();
+                let mut places = [0; endgame::MAX_VALUES];
+                let places = &mut places[..size];
+                let mut open = endgame.take(&open, self.prop.peers(), &boards[..size], &mut levels.numbers, places);
+                let flow = match endgame.settle(places, &mut open) {
+                    Some(pairs) => self.end_branch(&endgame, boards, places, open, pairs),
+                    None => {
+                        self.counters.failures += 1;
+                        ControlFlow::Continue(())
+                    }
+                };
                 self.levels.endgame = Some(endgame);
                 return flow;
             }
@@ -459,30 +465,32 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         flow
     }
 
-    /// Explores the endgame's node of `candidates` with `open` cells left
-    /// (see `endgame.rs`): reports it if none are, or tries each
-    /// candidate of one.
+    /// Explores the endgame's node of `places` with `open` cells left, of
+    /// which `pairs` have two values (see `endgame.rs`): reports it if
+    /// none are, or tries each value of one.
     fn end_branch(
         &mut self,
         endgame: &Endgame,
         boards: &Boards<W>,
-        candidates: &Candidates,
+        places: &[u64],
         open: u64,
+        pairs: u64,
     ) -> ControlFlow<Stop> {
         if open == 0 {
-            return self.report(boards, Some((endgame, candidates))).map_break(|()| Stop::Asked);
+            return self.report(boards, Some((endgame, places))).map_break(|()| Stop::Asked);
         }
-        let cell = Endgame::choose(candidates, open);
-        let mut choices = candidates[cell];
-        while choices != 0 {
-            let value = choices & choices.wrapping_neg();
-            choices &= choices - 1;
+        let cell = Endgame::choose(places, open, pairs);
+        let mut child = [0; endgame::MAX_VALUES];
+        let child = &mut child[..places.len()];
+        for value in 0..places.len() {
+            if places[value] >> cell & 1 == 0 {
+                continue;
+            }
             self.counters.nodes += 1;
-            let mut child = *candidates;
-            child[cell] = value;
-            let mut left = open;
-            if endgame.settle(&mut child, &mut left, 1 << cell) {
-                self.end_branch(endgame, boards, &child, left)?;
+            endgame.place(places, child, cell, value);
+            let mut left = open & !(1 << cell);
+            if let Some(pairs) = endgame.settle(child, &mut left) {
+                self.end_branch(endgame, boards, child, left, pairs)?;
             } else {
                 self.counters.failures += 1;
                 let (failures, solutions) = (self.counters.failures, self.counters.solutions);
@@ -535,8 +543,8 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     }
 
     /// Reports a solution: `boards` with every cell placed, or those of an
-    /// endgame's node with the endgame's cells placed as `candidates` say.
-    fn report(&mut self, boards: &Boards<W>, endgame: Option<(&Endgame, &Candidates)>) -> ControlFlow<()> {
+    /// endgame's node with the endgame's cells placed as `places` say.
+    fn report(&mut self, boards: &Boards<W>, endgame: Option<(&Endgame, &[u64])>) -> ControlFlow<()> {
         self.counters.solutions += 1;
         let on_solution = match &mut self.report {
             Report::Grid(on_solution) => on_solution,
@@ -553,9 +561,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 // `for_each`, not `for`: a loop per word (see `Members::fold`).
                 members(board).for_each(|cell| values[cell] = v as u8 + 1);
             }
-            if let Some((endgame, candidates)) = endgame {
-                for (&cell, set) in endgame.cells[..endgame.len].iter().zip(candidates) {
-                    values[cell] = set.trailing_zeros() as u8 + 1;
+            if let Some((endgame, places)) = endgame {
+                for (v, place) in places.iter().enumerate() {
+                    members(&[*place]).for_each(|number| values[endgame.cells[number]] = v as u8 + 1);
                 }
             }
         });
