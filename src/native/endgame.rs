@@ -84,14 +84,14 @@ impl Default for Endgame {
 pub(super) const MAX_VALUES: usize = 32;
 
 impl Endgame {
-    /// Takes the open cells `open`, at most [`MAX_OPEN`], whose peers are
-    /// `peers` (by cell), with their candidates in `boards` (one for each
-    /// value), written into `places`; `numbers` (a byte a cell) is
+    /// Takes the open cells `open`, at most [`MAX_OPEN`], of a grid whose
+    /// groups are `groups`, with their candidates in `boards` (one for
+    /// each value), written into `places`; `numbers` (a byte a cell) is
     /// scratch space. Returns the open cells, as bits of their numbers.
     pub fn take<const W: usize>(
         &mut self,
         open: &Bits<W>,
-        peers: &[Bits<W>],
+        groups: &[Bits<W>],
         boards: &[Bits<W>],
         numbers: &mut [u8],
         places: &mut [u64],
@@ -102,13 +102,26 @@ impl Endgame {
             self.cells[self.len] = cell;
             self.len += 1;
         }
-        for (number, &cell) in self.cells[..self.len].iter().enumerate() {
-            let mine = std::array::from_fn::<u64, W, _>(|i| peers[cell][i] & open[i]);
-            self.peers[number] = members(&mine).fold(0, |set, peer| set | 1 << numbers[peer]);
+        // Each open cell's peers, group by group: a cell is in a few
+        // groups and has many peers.
+        let numbered = |set: &Bits<W>| {
+            let mine = std::array::from_fn::<u64, W, _>(|i| set[i] & open[i]);
+            members(&mine).fold(0u64, |mine, cell| mine | 1 << numbers[cell])
+        };
+        self.peers[..self.len].fill(0);
+        for group in groups {
+            let mine = numbered(group);
+            let mut left = mine;
+            while left != 0 {
+                self.peers[left.trailing_zeros() as usize] |= mine;
+                left &= left - 1;
+            }
+        }
+        for (number, peers) in self.peers[..self.len].iter_mut().enumerate() {
+            *peers &= !(1 << number);
         }
         for (board, place) in boards.iter().zip(places) {
-            let mine = std::array::from_fn::<u64, W, _>(|i| board[i] & open[i]);
-            *place = members(&mine).fold(0, |set, cell| set | 1 << numbers[cell]);
+            *place = numbered(board);
         }
         if self.len == MAX_OPEN { u64::MAX } else { (1 << self.len) - 1 }
     }

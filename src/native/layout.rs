@@ -99,6 +99,8 @@ pub(super) struct Shape {
     pub all: Vec<u64>,
     /// For each cell, the other cells that share a group with it.
     pub peers: Vec<u64>,
+    /// Every group.
+    pub groups: Vec<u64>,
     /// Each group of N cells, in which every value must appear.
     pub full_groups: Vec<u64>,
     /// 64-bit words in a set of full groups.
@@ -171,7 +173,8 @@ impl Shape {
         let box_of = |b: usize| set(&mut (0..9).map(|i| (b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3));
         let in_bands = size == 9 && (0..9).all(|b| full.contains(&&box_of(b)));
         let full_groups = full.into_iter().flatten().copied().collect();
-        Shape { words, all, peers, full_groups, group_words, groups_of, in_bands }
+        let groups = groups.into_iter().flatten().collect();
+        Shape { words, all, peers, groups, full_groups, group_words, groups_of, in_bands }
     }
 
     /// Whether cells `a` and `b` share a group.

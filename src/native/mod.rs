@@ -393,7 +393,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 let size = self.prop.size();
                 let mut places = [0; endgame::MAX_VALUES];
                 let places = &mut places[..size];
-                let mut open = endgame.take(&open, self.prop.peers(), &boards[..size], &mut levels.numbers, places);
+                let mut open = endgame.take(&open, self.prop.groups(), &boards[..size], &mut levels.numbers, places);
                 let flow = match endgame.settle(places, &mut open) {
                     Some(pairs) => self.end_branch(&endgame, boards, places, open, pairs),
                     None => {

@@ -256,10 +256,11 @@ pub(super) struct Work<const W: usize> {
     /// though the cells that lost the value on placing it lie in them.
     /// Not kept on a grid in bands, whose look has no use for it.
     placed_in: Vec<u64>,
-    /// For each cell, the cells sharing a group with it, and the groups of
-    /// N cells: the layout's, as sets, so that reading one costs one
-    /// bounds check.
+    /// For each cell, the cells sharing a group with it, every group and
+    /// the groups of N cells: the layout's, as sets, so that reading one
+    /// costs one bounds check.
     peers: Vec<Bits<W>>,
+    groups: Vec<Bits<W>>,
     full_groups: Vec<Bits<W>>,
     /// The shape those two were copied from: the next puzzle of the same
     /// shape (of a file, as a rule) copies nothing.
@@ -289,6 +290,7 @@ impl<const W: usize> Work<W> {
                 into.extend(table.chunks_exact(W).map(|s| Bits::<W>::try_from(s).expect("sets of W words")));
             };
             sets(&layout.shape.peers, &mut work.peers);
+            sets(&layout.shape.groups, &mut work.groups);
             sets(&layout.shape.full_groups, &mut work.full_groups);
             work.shape = Some(Rc::clone(&layout.shape));
         }
@@ -390,9 +392,9 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         self.hidden_while_placed as usize
     }
 
-    /// For each cell, the cells sharing a group with it.
-    pub fn peers(&self) -> &[Bits<W>] {
-        &self.work.peers
+    /// Every group of the grid.
+    pub fn groups(&self) -> &[Bits<W>] {
+        &self.work.groups
     }
 
     /// The values still possible in `cell`, as a set (bit v for value v + 1).
