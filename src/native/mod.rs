@@ -482,10 +482,12 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
         let cell = Endgame::choose(places, open, pairs);
         let mut child = [0; endgame::MAX_VALUES];
         let child = &mut child[..places.len()];
-        for value in 0..places.len() {
-            if places[value] >> cell & 1 == 0 {
-                continue;
-            }
+        // The cell's values found first, with no branch on each value.
+        let mut values =
+            places.iter().enumerate().fold(0u32, |values, (v, place)| values | ((place >> cell) as u32 & 1) << v);
+        while values != 0 {
+            let value = values.trailing_zeros() as usize;
+            values &= values - 1;
             self.counters.nodes += 1;
             endgame.place(places, child, cell, value);
             let mut left = open & !(1 << cell);
