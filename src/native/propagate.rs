@@ -49,16 +49,21 @@ const BANDS_WHILE_PLACED: u32 = 45;
 /// Hidden singles are looked for while at most this share (in percent) of
 /// the cells are placed. Deeper, naked singles find nearly all of what
 /// they would, a little later, and the looks that find nothing cost more
-/// than they save, in mispredicted branches most of all. On Sudoku (up to
-/// 56 of 81 cells placed) the serg set's solutions were counted 25% faster
-/// (1.68M a second to 2.10M; 12% fewer instructions, though 3% more
-/// nodes), 17-clue puzzles proved unique 5% faster (2% fewer
-/// instructions, 2.89 nodes a puzzle to 3.36) and forum_hardest 3%. Of
-/// the shares tried from 55% up, 60–70% were fastest; lower, the trees
-/// grew faster than the looks saved. Keen's 9×9 trees moved by under 3%
-/// (most not at all), and those of random puzzles up to 25×25 by a few
-/// nodes.
-const HIDDEN_WHILE_PLACED_PERCENT: usize = 70;
+/// than they save, in mispredicted branches most of all. It also sets
+/// where the endgame takes over a search that fails often (see
+/// `endgame::open_up_to`): on 9×9, from 16 open cells.
+///
+/// Session 33 set it at 70% (up to 56 of 81 cells placed): against no
+/// limit, serg's solutions were counted 25% faster (1.68M a second to
+/// 2.10M), 17-clue puzzles proved unique 5% faster and forum_hardest 3%;
+/// of the shares tried from 55% up, 60–70% were fastest. With the endgame
+/// (session 43) the balance moved: at 80% (up to 64 placed), nine
+/// interleaved rounds in each order against 70% gave 17-clue +5.8–6.3%,
+/// forum_hardest +1.4–2.0%, serg −1.0–1.9% and band1 −1.8%; 75% and 85%
+/// gained less on 17-clue, 65% lost on both uniqueness sets. Keen's 9×9
+/// no-op sets were within 2%, its standard sets within 1.2%, and the
+/// large random puzzles of the README kept their trees.
+const HIDDEN_WHILE_PLACED_PERCENT: usize = 80;
 
 /// Up to this many words a set of cells (grids up to 11×11), naked
 /// singles are placed cell by cell, each cell's value read from an index
