@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Compares the solving speed of two builds of `examples/throughput` (and,
-# if given, the `sudoku` crate's harness) in turns: one run of each a
-# round, ROUNDS rounds (default 9), so that the machine's drift hits all
+# Compares the solving speed of two builds of `examples/throughput` in
+# turns: one run of each a round, ROUNDS rounds (default 9), so that the machine's drift hits all
 # alike. Prints, for each file, each side's median rate and the median of
 # the rounds' ratios to the first build, the figure to quote for a change
 # of a few percent (medians of separate runs moved by more than that).
@@ -13,9 +12,8 @@
 # forum_hardest and serg sets of ../shared/corpora/sudoku). A file whose
 # name says serg or band1 is counted in full and rated in solutions a
 # second; any other is proved unique (`--limit 2`) and rated in puzzles a
-# second. ROUNDS=n sets the rounds; ORACLE=path adds the `sudoku` crate's
-# harness (../shared/peers/sudoku-crate) as a third column, Sudoku files
-# only. Run it in both orders (A B, then B A) before believing a gain.
+# second. ROUNDS=n sets the rounds. Run it in both orders (A B, then B A)
+# before believing a gain; `scripts/speed.sh` measures against the peers.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: scripts/ratio.sh A B [FILE...]" >&2; exit 2; }
 a=$1 b=$2
@@ -28,23 +26,10 @@ if [ $# -eq 0 ]; then
     set -- "$corpora/puzzles2_17_clue" "$corpora/puzzles5_forum_hardest_1905_11+" "$corpora/puzzles7_serg_benchmark"
 fi
 rounds=${ROUNDS:-9}
-oracle=${ORACLE:-}
 
 # The rate a throughput binary prints for FILE, in UNIT a second.
 rate() { # binary, file, limit, unit
     "$1" "$2" "$3" 1 | tr ' ' '\n' | sed -n "s/^$4_per_sec=//p"
-}
-
-# The crate harness's rate for FILE, in UNIT a second (its rate below
-# 1,000 a second read from its time a puzzle, the finer figure).
-crate_rate() { # file, limit, unit
-    local mode=count2
-    [ "$2" = all ] && mode=countall
-    "$oracle" "$mode" 1 1 "$1" | awk -v unit="$3" '{
-        for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-        r = f["median_puzzles_per_sec"]; if (r < 1000) r = 1e6 / f["usec_per_puzzle"]
-        if (unit != "puzzles") r = r * f["checksum"] / f["n"]
-        printf "%.0f", r }'
 }
 
 for file in "$@"; do
@@ -52,26 +37,14 @@ for file in "$@"; do
     limit=2 unit=puzzles
     case $(basename "$file") in *serg* | *band1*) limit=all unit=solutions ;; esac
     for _ in $(seq "$rounds"); do
-        line="$(rate "$a" "$file" $limit $unit) $(rate "$b" "$file" $limit $unit)"
-        [ -n "$oracle" ] && line="$line $(crate_rate "$file" $limit $unit)"
-        echo "$line"
+        echo "$(rate "$a" "$file" $limit $unit) $(rate "$b" "$file" $limit $unit)"
     done | awk -v name="$(basename "$file")" -v unit="$unit" '
         function median(v, n,    i, j, t) {
             for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
         }
-        { n++; for (i = 1; i <= NF; i++) x[i, n] = $i; cols = NF }
+        { n++; a[n] = $1; b[n] = $2; r[n] = $2 / $1 }
         END {
-            printf "%s (%s/s):", name, unit
-            for (i = 1; i <= cols; i++) { for (k = 1; k <= n; k++) v[k] = x[i, k]; printf " %s %.0f", (i == 1 ? "A" : i == 2 ? "B" : "crate"), median(v, n) }
-            for (k = 1; k <= n; k++) v[k] = x[2, k] / x[1, k]
-            printf "; B/A %.3f", median(v, n)
-            if (cols == 3) {
-                for (k = 1; k <= n; k++) v[k] = x[1, k] / x[3, k]
-                printf ", A/crate %.3f", median(v, n)
-                for (k = 1; k <= n; k++) v[k] = x[2, k] / x[3, k]
-                printf ", B/crate %.3f", median(v, n)
-            }
-            print ""
+            printf "%s (%s/s): A %.0f, B %.0f; B/A %.3f\n", name, unit, median(a, n), median(b, n), median(r, n)
         }'
 done
