@@ -123,8 +123,11 @@ pub(super) fn prune(board: u128) -> Option<u128> {
 pub(super) fn singles(board: u128) -> Option<u128> {
     let tables = tables();
     // Columns of the grid seen in a band, and seen in two bands or twice
-    // in one.
-    let (mut once, mut twice, mut out) = (0u32, 0u32, 0u128);
+    // in one; and whether a row or box has no place, tested once at the
+    // end rather than band by band, so that each band is done with before
+    // the next (fewer values kept across bands; 17-clue Sudoku 1% faster,
+    // forum_hardest 2%). What the bands give when one is empty is not read.
+    let (mut once, mut twice, mut out, mut empty) = (0u32, 0u32, 0u128, 0u32);
     for k in 0..3 {
         let cells = (board >> (27 * k)) as u32 & BAND;
         let rows = [cells & ROW, cells >> 9 & ROW, cells >> 18];
@@ -134,21 +137,16 @@ pub(super) fn singles(board: u128) -> Option<u128> {
         // 36.7M), and faster (17-clue 3–5%, forum_hardest 1–3%, each
         // step measured by interleaved medians).
         let lone = rows.map(|row| u32::from(tables.lone_row[row as usize]));
-        if (lone[0] | lone[1] | lone[2]) >> 15 != 0 {
-            return None;
-        }
-        let lone_rows = lone[0] | lone[1] << 9 | lone[2] << 18;
         let seen = rows[0] | rows[1] | rows[2];
         let again = rows[0] & rows[1] | (rows[0] | rows[1]) & rows[2];
-        if tables.boxes_of_row[seen as usize] != 7 {
-            return None;
-        }
+        empty |= (lone[0] | lone[1] | lone[2]) >> 15 | u32::from(tables.boxes_of_row[seen as usize] ^ 7);
+        let lone_rows = lone[0] | lone[1] << 9 | lone[2] << 18;
         let lone_boxes = u32::from(tables.boxes_met_once[seen as usize] & !tables.boxes_met[again as usize]);
         out |= u128::from(lone_rows | cells & (lone_boxes * EVERY_ROW)) << (27 * k);
         twice |= once & seen | again;
         once |= seen;
     }
-    if once != ROW {
+    if empty != 0 || once != ROW {
         return None;
     }
     let lone_columns = u128::from((once & !twice) * EVERY_ROW);
