@@ -313,6 +313,12 @@ impl Layout {
         let shape = Shape::of(puzzle);
         let words = shape.words;
         let Layout { given, given_values, cages, cells, apart, parts, cage_of, caged, .. } = self;
+        // Only the last puzzle's caged cells have a cage to forget: a file
+        // of Sudoku, with none, writes nothing here.
+        for &cell in cells.iter() {
+            cage_of[cell] = None;
+        }
+        cage_of.resize(size * size, None);
         given.clear();
         given.resize(words, 0);
         given_values.clear();
@@ -322,15 +328,22 @@ impl Layout {
         apart.clear();
         Tables::with(|tables| {
             for cage in puzzle.cages() {
-                let target = factors::decimal(cage.target().digit_bytes());
                 if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
                     let cell = cell.index(size);
-                    given[cell / 64] |= 1 << (cell % 64);
-                    if let Some(v) = target.and_then(|v| usize::try_from(v).ok()).filter(|v| (1..=size).contains(v)) {
-                        given_values[(v - 1) * words + cell / 64] |= 1 << (cell % 64);
+                    let bit = 1 << (cell % 64);
+                    given[cell / 64] |= bit;
+                    // A value of the grid has one or two digits.
+                    let value = match *cage.target().digit_bytes() {
+                        [d] => usize::from(d - b'0'),
+                        [d, e] => usize::from(d - b'0') * 10 + usize::from(e - b'0'),
+                        _ => 0,
+                    };
+                    if (1..=size).contains(&value) {
+                        given_values[(value - 1) * words + cell / 64] |= bit;
                     }
                     continue;
                 }
+                let target = factors::decimal(cage.target().digit_bytes());
                 let start = (cells.len(), apart.len());
                 cells.extend(cage.cells().iter().map(|c| c.index(size)));
                 let mine = &cells[start.0..];
@@ -362,8 +375,6 @@ impl Layout {
                 });
             }
         });
-        cage_of.clear();
-        cage_of.resize(size * size, None);
         caged.clear();
         caged.resize(words, 0);
         for (index, cage) in cages.iter().enumerate() {
