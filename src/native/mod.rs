@@ -732,6 +732,31 @@ mod tests {
         }
     }
 
+    #[test]
+    fn puzzles_with_other_cages_in_turn_keep_their_own() {
+        // The layout's tables are kept on the thread from one puzzle to the
+        // next too: no cage may outlive its puzzle, whatever the next one's
+        // size, cages or givens. Each count is the Latin squares' that fit.
+        let latin = |size| Puzzle::new(size, Vec::new(), Vec::new()).unwrap();
+        let squares = solutions(&latin(4), None, usize::MAX).0;
+        let cage = |op, target: u64, cells: [(usize, usize); 2]| {
+            Cage::new(op, target, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect()).unwrap()
+        };
+        let corner = Puzzle::new(4, Vec::new(), vec![cage(Op::Add, 3, [(0, 0), (0, 1)])]).unwrap();
+        let given = Cage::new(Op::Given, 4u64, vec![Cell::new(0, 0)]).unwrap();
+        let other = Puzzle::new(4, Vec::new(), vec![cage(Op::Mul, 12, [(3, 2), (3, 3)]), given]).unwrap();
+        let fits = |ok: &dyn Fn(&Grid) -> bool| squares.iter().filter(|g| ok(g)).count();
+        let at = |g: &Grid, r, c| g.get(Cell::new(r, c));
+        let in_corner = fits(&|g| at(g, 0, 0) + at(g, 0, 1) == 3);
+        let in_other = fits(&|g| at(g, 3, 2) * at(g, 3, 3) == 12 && at(g, 0, 0) == 4);
+        assert!(in_corner > 0 && in_other > 0 && in_corner != in_other);
+        let sequence = [(&corner, in_corner), (&latin(5), 161_280), (&other, in_other), (&latin(4), 576)];
+        for (puzzle, count) in sequence.into_iter().chain([(&corner, in_corner)]) {
+            let (grids, _) = solutions(puzzle, None, usize::MAX);
+            assert_eq!(grids.len(), count, "{puzzle:?}");
+        }
+    }
+
     /// The first `limit` solutions of `puzzle`, a grid of `W` words, by the
     /// search with the size fixed to `N`, and the nodes and failures on the
     /// way.
