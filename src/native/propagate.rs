@@ -127,7 +127,7 @@ pub(super) fn has<const W: usize>(a: &Bits<W>, cell: usize) -> bool {
 }
 
 /// How many cells a set has.
-fn count<const W: usize>(a: &Bits<W>) -> u32 {
+pub(super) fn count<const W: usize>(a: &Bits<W>) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
@@ -403,6 +403,11 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// Up to how many placed cells hidden singles are looked for.
     pub fn looks_for_hidden_while_placed(&self) -> usize {
         self.hidden_while_placed as usize
+    }
+
+    /// For each cell, the cells sharing a group with it.
+    pub fn peers(&self) -> &[Bits<W>] {
+        &self.work.peers
     }
 
     /// Every group of the grid.
