@@ -99,6 +99,8 @@ pub(super) struct Shape {
     pub all: Vec<u64>,
     /// For each cell, the other cells that share a group with it.
     pub peers: Vec<u64>,
+    /// The most peers a cell has.
+    pub most_peers: u32,
     /// Every group.
     pub groups: Vec<u64>,
     /// Each group of N cells, in which every value must appear.
@@ -161,6 +163,7 @@ impl Shape {
                 mine[cell / 64] &= !(1 << (cell % 64));
             }
         }
+        let most_peers = peers.chunks(words).map(|set| members(set).count() as u32).max().unwrap_or(0);
         let is_full = |g: &[u64]| members(g).count() == size;
         let full: Vec<&Vec<u64>> = groups.iter().filter(|g| is_full(g)).collect();
         let group_words = full.len().div_ceil(64).max(1);
@@ -174,7 +177,7 @@ impl Shape {
         let in_bands = size == 9 && (0..9).all(|b| full.contains(&&box_of(b)));
         let full_groups = full.into_iter().flatten().copied().collect();
         let groups = groups.into_iter().flatten().collect();
-        Shape { words, all, peers, groups, full_groups, group_words, groups_of, in_bands }
+        Shape { words, all, peers, most_peers, groups, full_groups, group_words, groups_of, in_bands }
     }
 
     /// Whether cells `a` and `b` share a group.

@@ -107,6 +107,12 @@ pub(crate) fn enumerate_until<'f>(
 /// or more, and smaller grids are answered in milliseconds without.
 const PROBE_ABOVE: usize = 16;
 
+/// On grids with no cages but their givens, how many open peers weigh as
+/// much as one contradiction in a cell's heft, against which its
+/// candidates are counted in choosing the cell to branch on (see
+/// [`lightest_load`]).
+const PEERS_A_FAILURE: u64 = 4;
+
 /// When a search restarts from the root.
 #[derive(Clone, Copy)]
 struct Restarts {
@@ -511,9 +517,8 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
 
     /// The last conflict (the last cell every value of which failed, if
     /// it is open and none of its values has held since), or else the
-    /// unplaced cell with the fewest candidates per unit of weight (on a
-    /// grid with no cages but its givens, the one with the most open peers
-    /// among such; the first among those); `None` if every cell is placed.
+    /// unplaced cell with the fewest candidates per unit of weight (the
+    /// first such; see [`lightest_load`]); `None` if every cell is placed.
     ///
     /// The last conflict comes first because, where the search has just
     /// run into a dead end under one choice, the same cell often ends the
@@ -526,16 +531,26 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// every choice above it. Candidate counts are kept bit-sliced, one set
     /// per binary digit, so that every cell is counted at once.
     ///
-    /// Open peers break ties (dom/deg, the degree in the graph of the
-    /// groups' constraints): before the first failure every weight is 1,
-    /// and the first cell of two candidates was taken wherever it lay.
-    /// Proving whole Sudoku sets unique, the trees shrank: 17-clue 153,144
-    /// nodes to 131,031, forum_hardest_1905_11+ 8.23M to 7.85M, magictour
-    /// 37,249 to 31,098, forum_hardest_1106 89,183 to 83,209. Counting
-    /// every solution of the serg set they grew by 1% (4.51M to 4.56M
-    /// nodes). With cages, peers are not all a cell is constrained by, and
-    /// the trees moved at random: Keen's no-op 9×9 sets, counted, from
-    /// 15% smaller to 60% larger, 16% larger in all.
+    /// On a grid with no cages but its givens, a cell's open peers add to
+    /// its weight (dom/wdeg with the degree in the graph of the groups'
+    /// constraints; see [`PEERS_A_FAILURE`]): before the first failure
+    /// every weight is 1, and the first cell of two candidates was taken
+    /// wherever it lay. Proving whole Sudoku sets unique, the trees shrank:
+    /// 17-clue 153,144 nodes to 128,661, forum_hardest_1905_11+ 8.23M to
+    /// 7.36M, magictour 37,249 to 29,062, forum_hardest_1106 89,183 to
+    /// 78,259. Counting every solution of the serg set they grew by 1%
+    /// (4.51M to 4.56M nodes). Open peers only breaking ties between equal
+    /// loads gave 131,031, 7.85M, 31,098 and 83,209 nodes; weighing as much
+    /// as a failure each, 7.14M on forum_hardest. On 30 Sudoku of 25×25
+    /// (`generate --kind sudoku --size 25 --seed 1..30`, `--limit 2`) the
+    /// trees went from 1.73M nodes to 1.08M and the total time from 4.6–4.9
+    /// s to 3.1 s, the worst from 1.3 s to 0.5 s, but the geometric mean
+    /// from 54–57 ms to 59–61 (open peers cost a count of 10 words there);
+    /// as ties alone, 2.12M nodes and 6.0 s; weighing a failure each, 1.91M
+    /// and 5.2 s. With cages, peers are
+    /// not all a cell is constrained by, and the trees moved at random:
+    /// Keen's no-op 9×9 sets, counted, from 15% smaller to 60% larger, 16%
+    /// larger in all.
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.size();
         let open = and_not(&self.prop.all, &boards[size]);
@@ -558,7 +573,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 carry = next;
             }
         }
-        let peers = self.by_open_peers.then(|| self.prop.peers());
+        let peers = self.by_open_peers.then(|| (self.prop.peers(), self.prop.most_peers()));
         lightest_load(&open, &digits[..planes], peers, self.prop.weight(), self.prop.max_weight)
     }
 
@@ -591,31 +606,39 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     }
 }
 
-/// The open cell with the fewest candidates per unit of weight; among
-/// equal loads, the one with the most open peers, if `peers` (each
-/// cell's) are given; among those, the first. Candidate counts are `digits`,
-/// bit-sliced (bit i of a cell's count in `digits[i]`), and no weight is
-/// above `max_weight`.
+/// The open cell with the least load, the first such. A cell's load is
+/// its candidates per unit of heft: its weight, or with `peers` (each
+/// cell's, and the most a cell has), [`PEERS_A_FAILURE`] times its weight
+/// and its open peers. Candidate counts are `digits`, bit-sliced (bit i of
+/// a cell's count in `digits[i]`), and no weight is above `max_weight`.
 ///
 /// The cells are looked at class by class of candidate count, from the
-/// fewest, and only up to the first class that could not hold a better
-/// cell even at the largest weight. As a rule that is the class of two
-/// candidates alone; where weights have grown apart, a few more.
+/// fewest, and only up to the first class that could not hold a lighter
+/// cell even at the largest heft. As a rule that is the class of two
+/// candidates, or of two and three; where weights have grown apart, a few
+/// more.
 fn lightest_load<const W: usize>(
     open: &Bits<W>,
     digits: &[Bits<W>],
-    peers: Option<&[Bits<W>]>,
+    peers: Option<(&[Bits<W>], u32)>,
     weight: &[u32],
     max_weight: u32,
 ) -> Option<usize> {
-    let open_peers = |cell: usize| peers.map_or(0, |peers| count(&and(&peers[cell], open)));
-    let mut best: Option<(u64, u64, u128)> = None;
+    let heft = |cell: usize| match peers {
+        Some((peers, _)) => PEERS_A_FAILURE * u64::from(weight[cell]) + u64::from(count(&and(&peers[cell], open))),
+        None => u64::from(weight[cell]),
+    };
+    let max_heft = match peers {
+        Some((_, most)) => PEERS_A_FAILURE * u64::from(max_weight) + u64::from(most),
+        None => u64::from(max_weight),
+    };
+    let mut best: Option<(u64, u64, usize)> = None;
     let mut left = *open;
     // Cells with fewer than two candidates, whose classes are looked at
     // only if there are any (a propagated node has none).
     let few = digits.iter().skip(1).fold(*open, |few, digit| and_not(&few, digit));
     for n in if is_empty(&few) { 2 } else { 0 }..1u64 << digits.len() {
-        if is_empty(&left) || best.is_some_and(|(bn, bw, _)| n * bw > bn * u64::from(max_weight)) {
+        if is_empty(&left) || best.is_some_and(|(bn, bh, _)| n * bh > bn * max_heft) {
             break;
         }
         let mut class = left;
@@ -624,31 +647,24 @@ fn lightest_load<const W: usize>(
             class = and(&class, &plane);
         }
         left = and_not(&left, &class);
-        // A cell with no candidate has no load, whatever its weight.
+        // A cell with no candidate has no load, whatever its heft.
         if n == 0 && !is_empty(&class) {
             return members(&class).next();
         }
-        // The class's lightest load is its heaviest cell (weights are at
-        // least 1), the one with the most open peers among those, the first
-        // among those: the largest key (weight, open peers, distance from
-        // the last cell), with no branch on each cell but the loop's
-        // (`for_each` keeps one a word, see `Members::fold`).
+        // The class's least load is its first heaviest cell (hefts are at
+        // least 1): the largest key (heft, distance from the last cell),
+        // with no branch on each cell but the loop's (`for_each` keeps one
+        // a word, see `Members::fold`).
         let mut key = 0u128;
-        members(&class).for_each(|cell| {
-            key = key.max(u128::from(weight[cell]) << 64 | u128::from(open_peers(cell)) << 32 | tie(cell));
-        });
-        let w = (key >> 64) as u64;
-        // An equal load comes first only with a larger rest of the key.
-        if w > 0 && best.is_none_or(|(bn, bw, bkey)| n * bw < bn * w || n * bw == bn * w && key as u64 > bkey as u64) {
-            best = Some((n, w, key));
+        members(&class)
+            .for_each(|cell| key = key.max(u128::from(heft(cell)) << 32 | u128::from(u32::MAX - cell as u32)));
+        let (h, first) = ((key >> 32) as u64, (u32::MAX - key as u32) as usize);
+        // An equal load comes first only from an earlier cell.
+        if h > 0 && best.is_none_or(|(bn, bh, cell)| n * bh < bn * h || n * bh == bn * h && first < cell) {
+            best = Some((n, h, first));
         }
     }
-    best.map(|(_, _, key)| (u32::MAX - key as u32) as usize)
-}
-
-/// The lowest part of a key, larger for earlier cells.
-fn tie(cell: usize) -> u128 {
-    u128::from(u32::MAX - cell as u32)
+    best.map(|(_, _, cell)| cell)
 }
 
 #[cfg(test)]
@@ -1141,23 +1157,23 @@ mod tests {
         assert!(search.most_constrained(&placed).is_some());
     }
 
-    /// The open cell with the fewest candidates per unit of weight, the
-    /// one with the most open peers among those, the first among those,
-    /// found by looking at every open cell.
+    /// The open cell with the fewest candidates per unit of heft (see
+    /// [`lightest_load`]), the first such, found by looking at every open
+    /// cell.
     fn lightest_by_scan(open: &Bits<2>, digits: &[Bits<2>; 5], peers: &[Bits<2>], weight: &[u32]) -> Option<usize> {
-        let mut best: Option<(u64, u64, u32, usize)> = None;
+        let mut best: Option<(u64, u64, usize)> = None;
         for cell in members(open) {
-            let (n, w) = (candidates(digits, cell), u64::from(weight[cell]));
-            // A cell with no candidate has no load, whatever else.
+            let open_peers = members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u64;
+            let (n, h) = (candidates(digits, cell), PEERS_A_FAILURE * u64::from(weight[cell]) + open_peers);
+            // A cell with no candidate has no load, whatever its heft.
             if n == 0 {
                 return Some(cell);
             }
-            let open_peers = members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u32;
-            if best.is_none_or(|(bn, bw, bp, _)| n * bw < bn * w || n * bw == bn * w && open_peers > bp) {
-                best = Some((n, w, open_peers, cell));
+            if best.is_none_or(|(bn, bh, _)| n * bh < bn * h) {
+                best = Some((n, h, cell));
             }
         }
-        best.map(|(_, _, _, cell)| cell)
+        best.map(|(_, _, cell)| cell)
     }
 
     /// How many candidates `cell` has, as `digits` count them bit-sliced.
@@ -1197,8 +1213,9 @@ mod tests {
                     set
                 })
                 .collect();
+            let most_peers = peers.iter().map(|set| members(set).count() as u32).max().unwrap();
             let max_weight = weight.iter().copied().max().unwrap();
-            let pick = lightest_load(&open, &digits, Some(&peers), &weight, max_weight);
+            let pick = lightest_load(&open, &digits, Some((&peers, most_peers)), &weight, max_weight);
             assert_eq!(pick, lightest_by_scan(&open, &digits, &peers, &weight));
             none += usize::from(pick.is_none());
             let two = |cell| candidates(&digits, cell) == 2;

@@ -410,6 +410,11 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         &self.work.peers
     }
 
+    /// The most peers a cell has.
+    pub fn most_peers(&self) -> u32 {
+        self.layout.shape.most_peers
+    }
+
     /// Every group of the grid.
     pub fn groups(&self) -> &[Bits<W>] {
         &self.work.groups
