@@ -271,9 +271,9 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     /// The values probing took from cells at the root of this cube (cell,
     /// values as a set), taken again at each restart.
     probed: Vec<(usize, u32)>,
-    /// Whether equal loads are told apart by open peers (see
-    /// [`Search::most_constrained`]): on grids with no cages but their
-    /// givens, where a cell's peers are all it is constrained by.
+    /// Whether a cell's open peers add to its heft in choosing the cell to
+    /// branch on (see [`Search::most_constrained`]): on grids with no cages
+    /// but their givens, where a cell's peers are all it is constrained by.
     by_open_peers: bool,
 }
 
@@ -533,24 +533,15 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     ///
     /// On a grid with no cages but its givens, a cell's open peers add to
     /// its weight (dom/wdeg with the degree in the graph of the groups'
-    /// constraints; see [`PEERS_A_FAILURE`]): before the first failure
-    /// every weight is 1, and the first cell of two candidates was taken
-    /// wherever it lay. Proving whole Sudoku sets unique, the trees shrank:
-    /// 17-clue 153,144 nodes to 128,661, forum_hardest_1905_11+ 8.23M to
-    /// 7.36M, magictour 37,249 to 29,062, forum_hardest_1106 89,183 to
-    /// 78,259. Counting every solution of the serg set they grew by 1%
-    /// (4.51M to 4.56M nodes). Open peers only breaking ties between equal
-    /// loads gave 131,031, 7.85M, 31,098 and 83,209 nodes; weighing as much
-    /// as a failure each, 7.14M on forum_hardest. On 30 Sudoku of 25×25
-    /// (`generate --kind sudoku --size 25 --seed 1..30`, `--limit 2`) the
-    /// trees went from 1.73M nodes to 1.08M and the total time from 4.6–4.9
-    /// s to 3.1 s, the worst from 1.3 s to 0.5 s, but the geometric mean
-    /// from 54–57 ms to 59–61 (open peers cost a count of 10 words there);
-    /// as ties alone, 2.12M nodes and 6.0 s; weighing a failure each, 1.91M
-    /// and 5.2 s. With cages, peers are
-    /// not all a cell is constrained by, and the trees moved at random:
-    /// Keen's no-op 9×9 sets, counted, from 15% smaller to 60% larger, 16%
-    /// larger in all.
+    /// constraints; see [`PEERS_A_FAILURE`]); before, every weight was 1
+    /// until the first failure, and the first cell of two candidates was
+    /// taken wherever it lay. Proving whole Sudoku sets unique, the trees
+    /// shrank: 17-clue 153,144 nodes to 128,661, forum_hardest_1905_11+
+    /// 8.23M to 7.36M, magictour 37,249 to 29,062, forum_hardest_1106
+    /// 89,183 to 78,259; counting serg's, they grew by 1%. With cages, peers
+    /// are not all that constrains a cell, and the trees moved at random
+    /// (Keen's no-op 9×9 sets, counted: from 15% smaller to 60% larger, 16%
+    /// larger in all). ARCHITECTURE.md has the variants measured.
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.size();
         let open = and_not(&self.prop.all, &boards[size]);
@@ -1160,11 +1151,22 @@ mod tests {
     /// The open cell with the fewest candidates per unit of heft (see
     /// [`lightest_load`]), the first such, found by looking at every open
     /// cell.
-    fn lightest_by_scan(open: &Bits<2>, digits: &[Bits<2>; 5], peers: &[Bits<2>], weight: &[u32]) -> Option<usize> {
+    fn lightest_by_scan(
+        open: &Bits<2>,
+        digits: &[Bits<2>; 5],
+        peers: Option<&[Bits<2>]>,
+        weight: &[u32],
+    ) -> Option<usize> {
         let mut best: Option<(u64, u64, usize)> = None;
         for cell in members(open) {
-            let open_peers = members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u64;
-            let (n, h) = (candidates(digits, cell), PEERS_A_FAILURE * u64::from(weight[cell]) + open_peers);
+            let w = u64::from(weight[cell]);
+            let h = match peers {
+                Some(peers) => {
+                    PEERS_A_FAILURE * w + members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u64
+                }
+                None => w,
+            };
+            let n = candidates(digits, cell);
             // A cell with no candidate has no load, whatever its heft.
             if n == 0 {
                 return Some(cell);
@@ -1185,7 +1187,7 @@ mod tests {
     fn the_lightest_load_by_classes_is_the_full_scans() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        let (mut past_two, mut none) = (0, 0);
+        let (mut past_two, mut none, mut differ) = (0, 0, 0);
         for _ in 0..20_000 {
             let (mut open, mut digits, mut weight) = ([0u64; 2], [[0u64; 2]; 5], vec![0u32; 81]);
             let high = if rng.random_bool(0.5) { rng.random_range(1..=6) } else { rng.random_range(1..=1000) };
@@ -1215,12 +1217,16 @@ mod tests {
                 .collect();
             let most_peers = peers.iter().map(|set| members(set).count() as u32).max().unwrap();
             let max_weight = weight.iter().copied().max().unwrap();
-            let pick = lightest_load(&open, &digits, Some((&peers, most_peers)), &weight, max_weight);
-            assert_eq!(pick, lightest_by_scan(&open, &digits, &peers, &weight));
+            let pick = lightest_load(&open, &digits, None, &weight, max_weight);
+            assert_eq!(pick, lightest_by_scan(&open, &digits, None, &weight));
+            let by_peers = lightest_load(&open, &digits, Some((&peers, most_peers)), &weight, max_weight);
+            assert_eq!(by_peers, lightest_by_scan(&open, &digits, Some(&peers), &weight));
+            differ += usize::from(by_peers != pick);
             none += usize::from(pick.is_none());
             let two = |cell| candidates(&digits, cell) == 2;
             past_two += usize::from(pick.is_some_and(|cell| !two(cell) && members(&open).any(two)));
         }
         assert!(past_two > 1000 && none > 10, "picks past the class of two: {past_two}; no open cell: {none}");
+        assert!(differ > 1000, "open peers should change the pick often: {differ}");
     }
 }
