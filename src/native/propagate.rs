@@ -154,6 +154,26 @@ fn clear<const W: usize>(board: &mut Bits<W>, cells: &Bits<W>, changed: &mut Bit
     had != 0
 }
 
+/// Calls `f` on each cell of `set`, smallest first, until it fails. A
+/// loop per word, which the compiler unrolls over the words, so that each
+/// word's loop has its own branch to predict. Placing naked singles this
+/// way rather than through [`members`]: 17-clue Sudoku (the first 1,000)
+/// 29.0M → 28.0M instructions and about 1% faster, serg's count about 1%
+/// slower; placing hidden singles this way too made forum_hardest 3–5%
+/// slower.
+#[inline(always)]
+fn try_each<const W: usize, E>(set: &Bits<W>, mut f: impl FnMut(usize) -> Result<(), E>) -> Result<(), E> {
+    for (index, &word) in set.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            let bit = word.trailing_zeros() as usize;
+            word &= word - 1;
+            f(index * 64 + bit)?;
+        }
+    }
+    Ok(())
+}
+
 /// The `i`-th set of a table of sets of `W` words each.
 fn set<const W: usize>(table: &[u64], i: usize) -> &Bits<W> {
     table[i * W..(i + 1) * W].try_into().expect("a table of sets of W words")
@@ -582,7 +602,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         singles: &Bits<W>,
         index: &[Bits<W>],
     ) -> Result<(), Contradiction> {
-        for cell in members(singles) {
+        try_each(singles, |cell| {
             let (word, bit) = (cell / 64, cell % 64);
             let v = index.iter().enumerate().fold(0, |v, (j, plane)| v | ((plane[word] >> bit) as usize & 1) << j);
             // An earlier single of the value shares a group with this one.
@@ -592,7 +612,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             }
             clear(&mut boards[v], &self.work.peers[cell], &mut self.changed);
             self.note_placed(cell, v);
-        }
+            Ok(())
+        })?;
         self.mark_placed(boards, singles);
         Ok(())
     }
