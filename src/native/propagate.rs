@@ -159,7 +159,7 @@ fn clear<const W: usize>(board: &mut Bits<W>, cells: &Bits<W>, changed: &mut Bit
 /// word's loop has its own branch to predict. Placing naked singles this
 /// way rather than through [`members`]: 17-clue Sudoku (the first 1,000)
 /// 29.0M → 28.0M instructions and about 1% faster, serg's count about 1%
-/// slower; placing hidden singles this way too made forum_hardest 3–5%
+/// slower; placing hidden singles this way too made forum_hardest 3–6%
 /// slower.
 #[inline(always)]
 fn try_each<const W: usize, E>(set: &Bits<W>, mut f: impl FnMut(usize) -> Result<(), E>) -> Result<(), E> {
