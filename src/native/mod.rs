@@ -646,10 +646,11 @@ fn lightest_load<const W: usize>(
         // least 1): the largest key (heft, distance from the last cell),
         // with no branch on each cell but the loop's (`for_each` keeps one
         // a word, see `Members::fold`).
-        let mut key = 0u128;
-        members(&class)
-            .for_each(|cell| key = key.max(u128::from(heft(cell)) << 32 | u128::from(u32::MAX - cell as u32)));
-        let (h, first) = ((key >> 32) as u64, (u32::MAX - key as u32) as usize);
+        // A heft takes at most 35 bits, and a cell 10 (the largest grid has 625).
+        const CELL: u64 = (1 << 10) - 1;
+        let mut key = 0u64;
+        members(&class).for_each(|cell| key = key.max(heft(cell) << 10 | (CELL - cell as u64)));
+        let (h, first) = (key >> 10, (CELL - (key & CELL)) as usize);
         // An equal load comes first only from an earlier cell.
         if h > 0 && best.is_none_or(|(bn, bh, cell)| n * bh < bn * h || n * bh == bn * h && first < cell) {
             best = Some((n, h, first));
