@@ -2,6 +2,7 @@
 //! (`first`, `count`, `uniqueness`, `solutions`) is written once, on top of
 //! [`Enumerate::enumerate`], which streams solutions to a callback.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 use std::io;
@@ -500,11 +501,13 @@ impl Enumerate for Solver {
 }
 
 impl Solver {
-    /// The cubes this solver searches: its shard's, or the whole space.
-    fn cubes(&self, puzzle: &Puzzle) -> Vec<Vec<(usize, usize)>> {
+    /// The cubes this solver searches: its shard's, or the whole space
+    /// (borrowed, so that a batch of small puzzles allocates nothing here).
+    fn cubes(&self, puzzle: &Puzzle) -> Cow<'static, [Vec<(usize, usize)>]> {
+        const WHOLE: &[Vec<(usize, usize)>] = &[Vec::new()];
         match self.shard {
-            Some((index, count)) => Split::new(puzzle, count).cubes(Some(index)),
-            None => vec![vec![]],
+            Some((index, count)) => Cow::Owned(Split::new(puzzle, count).cubes(Some(index))),
+            None => Cow::Borrowed(WHOLE),
         }
     }
 

@@ -331,9 +331,8 @@ impl<const W: usize> Work<W> {
     /// Lists for a search of `layout`, in those the thread kept, if any.
     fn new(layout: &Layout) -> Box<Self> {
         let mut work = spare::take::<Work<W>>();
-        work.seen.clear();
+        // Set at the root (see `Propagator::unpruned`).
         work.seen.resize(layout.size, [0; W]);
-        work.in_bands_seen.clear();
         work.in_bands_seen.resize(layout.size, [0; W]);
         work.dirty.clear();
         work.dirty.resize(layout.cage_count() + 1, 0);
