@@ -433,10 +433,19 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         for index in 0..layout.cage_count() {
             let Some((keep, both)) = layout.full_pair(index) else { continue };
             let &[a, b] = layout.cells(index) else { unreachable!("a pair has two cells") };
+            let mut pair = [0u64; W];
             for cell in [a, b] {
-                self.take_values(boards, cell, !keep);
-                seeded[cell / 64] |= 1 << (cell % 64);
+                pair[cell / 64] |= 1 << (cell % 64);
             }
+            // Both cells at once, every board without a branch on which
+            // values go (as `take_values` does for one cell).
+            for (v, board) in boards[..self.size()].iter_mut().enumerate() {
+                let gone = 0u64.wrapping_sub(u64::from(!keep >> v & 1));
+                for i in 0..W {
+                    board[i] &= !(pair[i] & gone);
+                }
+            }
+            seeded = std::array::from_fn(|i| seeded[i] | pair[i]);
             if both != 0 {
                 for part in layout.pair(index).1 {
                     self.rule_out(boards, &[a, b], part, both);
