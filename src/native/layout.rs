@@ -194,6 +194,12 @@ impl Shape {
 /// chosen keys, took 0.3 µs of an easy 9×9's 21).
 #[derive(Default)]
 struct Tables {
+    /// The pair tables of targets up to N² (every target a pair can reach)
+    /// for the grid size `pairs_size`, by op and target: found without
+    /// hashing, as the pairs of a KenKen file ask for them cage by cage.
+    pairs_size: usize,
+    pairs: Vec<Option<Rc<PairTable>>>,
+    /// The other pair tables.
     partners: FxHashMap<(Op, Option<u64>, usize), Rc<PairTable>>,
     divisors: FxHashMap<(Factors, usize), Option<Rc<Divisors>>>,
 }
@@ -223,6 +229,16 @@ impl Tables {
 
     /// The [`PairTable`] of a two-cell cage.
     fn partners(&mut self, op: Op, target: Option<u64>, size: usize) -> Rc<PairTable> {
+        let targets = size * size + 1;
+        if let Some(t) = target.map(|t| t as usize).filter(|&t| t < targets) {
+            if self.pairs_size != size {
+                self.pairs_size = size;
+                self.pairs.clear();
+                self.pairs.resize(Op::ALL.len() * targets, None);
+            }
+            let table = &mut self.pairs[op as usize * targets + t];
+            return Rc::clone(table.get_or_insert_with(|| PairTable::new(op, target, size).into()));
+        }
         Rc::clone(self.partners.entry((op, target, size)).or_insert_with(|| PairTable::new(op, target, size).into()))
     }
 
