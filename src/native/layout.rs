@@ -345,66 +345,84 @@ impl Layout {
         cages.clear();
         cells.clear();
         apart.clear();
-        Tables::with(|tables| {
-            for cage in puzzle.cages() {
-                if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
-                    let cell = cell.index(size);
-                    let bit = 1 << (cell % 64);
-                    given[cell / 64] |= bit;
-                    // A value of the grid has one or two digits.
-                    let value = match *cage.target().digit_bytes() {
-                        [d] => usize::from(d - b'0'),
-                        [d, e] => usize::from(d - b'0') * 10 + usize::from(e - b'0'),
-                        _ => 0,
-                    };
-                    if (1..=size).contains(&value) {
-                        given_values[(value - 1) * words + cell / 64] |= bit;
-                    }
-                    continue;
-                }
-                let target = factors::decimal(cage.target().digit_bytes());
-                let start = (cells.len(), apart.len());
-                cells.extend(cage.cells().iter().map(|c| c.index(size)));
-                let mine = &cells[start.0..];
-                if (3..=64).contains(&mine.len()) {
-                    apart.extend(mine.iter().map(|&a| {
-                        mine.iter()
-                            .enumerate()
-                            .filter(|&(_, &b)| shape.share(a, b))
-                            .map(|(j, _)| 1u64 << j)
-                            .sum::<u64>()
-                    }));
-                }
-                let count = mine.len();
-                let factors = match cage.op() {
-                    Op::Mul | Op::Any if count != 2 => factors::of_target(cage.target().digits(), size),
-                    _ => None,
-                };
-                let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
-                let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
-                cages.push(Stored {
-                    op: cage.op(),
-                    target,
-                    factors,
-                    divisors,
-                    cells: (start.0, cells.len()),
-                    apart: (start.1, apart.len()),
-                    partners,
-                    parts: (0, 0),
-                });
-            }
-        });
+        parts.clear();
         caged.clear();
         caged.resize(words, 0);
-        for (index, cage) in cages.iter().enumerate() {
-            for &cell in &cells[cage.cells.0..cage.cells.1] {
+        let mut others = false;
+        for cage in puzzle.cages() {
+            if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
+                let cell = cell.index(size);
+                let bit = 1 << (cell % 64);
+                given[cell / 64] |= bit;
+                // A value of the grid has one or two digits.
+                let value = match *cage.target().digit_bytes() {
+                    [d] => usize::from(d - b'0'),
+                    [d, e] => usize::from(d - b'0') * 10 + usize::from(e - b'0'),
+                    _ => 0,
+                };
+                if (1..=size).contains(&value) {
+                    given_values[(value - 1) * words + cell / 64] |= bit;
+                }
+            } else {
+                others = true;
+            }
+        }
+        if others {
+            Tables::with(|tables| self.add_cages(puzzle, &shape, tables));
+        }
+        self.size = size;
+        self.shape = shape;
+    }
+
+    /// Adds the cages of `puzzle` but its givens, with their cells, `apart`
+    /// sets and parts, in one pass. Apart from the givens' loop, which is
+    /// all a Sudoku needs.
+    #[inline(never)]
+    fn add_cages(&mut self, puzzle: &Puzzle, shape: &Shape, tables: &mut Tables) {
+        let size = puzzle.size();
+        let Layout { cages, cells, apart, parts, cage_of, caged, .. } = self;
+        // Slices, whose place and length the compiler keeps in registers
+        // across the stores of the loop, where it read a vector's again.
+        let (cage_of, caged) = (&mut cage_of[..], &mut caged[..]);
+        for cage in puzzle.cages().iter().filter(|cage| cage.op() != Op::Given) {
+            let index = cages.len();
+            let start = (cells.len(), apart.len(), parts.len());
+            for c in cage.cells() {
+                let cell = c.index(size);
+                cells.push(cell);
                 cage_of[cell] = Some(index);
                 caged[cell / 64] |= 1 << (cell % 64);
             }
+            let mine = &cells[start.0..];
+            match *mine {
+                [a, b] => pair_parts(shape, a, b, parts),
+                _ if mine.len() <= 64 => cage_parts(shape, mine, parts),
+                _ => {}
+            }
+            if (3..=64).contains(&mine.len()) {
+                apart.extend(mine.iter().map(|&a| {
+                    mine.iter().enumerate().filter(|&(_, &b)| shape.share(a, b)).map(|(j, _)| 1u64 << j).sum::<u64>()
+                }));
+            }
+            let count = mine.len();
+            let target = factors::decimal(cage.target().digit_bytes());
+            let factors = match cage.op() {
+                Op::Mul | Op::Any if count != 2 => factors::of_target(cage.target().digits(), size),
+                _ => None,
+            };
+            let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
+            let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
+            cages.push(Stored {
+                op: cage.op(),
+                target,
+                factors,
+                divisors,
+                cells: (start.0, cells.len()),
+                apart: (start.1, apart.len()),
+                partners,
+                parts: (start.2, parts.len()),
+            });
         }
-        find_parts(&shape, cages, cells, parts);
-        self.size = size;
-        self.shape = shape;
     }
 
     /// How many cages the search revises (all but the givens).
@@ -448,21 +466,6 @@ impl Layout {
             partners: cage.partners.as_ref().map_or(&[], |t| &t.partners),
             parts: &self.parts[cage.parts.0..cage.parts.1],
         }
-    }
-}
-
-/// The parts of every cage (see [`CageLayout::parts`]), into `parts`,
-/// noting in each cage where its own lie.
-fn find_parts(shape: &Shape, cages: &mut [Stored], cells: &[usize], parts: &mut Vec<Part>) {
-    parts.clear();
-    for cage in cages.iter_mut() {
-        let start = parts.len();
-        match &cells[cage.cells.0..cage.cells.1] {
-            &[a, b] => pair_parts(shape, a, b, parts),
-            cells if cells.len() <= 64 => cage_parts(shape, cells, parts),
-            _ => {}
-        }
-        cage.parts = (start, parts.len());
     }
 }
 
