@@ -783,7 +783,9 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// singles being found in another order), serg counted 2% faster.
     fn hidden_singles_in_bands(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         // Out of the work lists for the look, so that its length is known
-        // and its place kept in a register across the calls.
+        // and its place kept in a register across the calls of
+        // `bands::singles`, not read again after each (17-clue Sudoku, the
+        // first 1,000: 26.91M instructions against 26.37M).
         let mut seen = std::mem::take(&mut self.work.seen);
         let found = self.hidden_singles_seen(boards, &mut seen);
         self.work.seen = seen;
