@@ -101,11 +101,12 @@ if [ "${SMALL:-1}" != 0 ]; then
             mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
         fi
         local limit=${args##* }
-        # Solving only, native and the crate in turn, one run each a round:
-        # the machine's speed drifts, so the ratio is the median of each
-        # round's, taken from runs side by side.
+        # Solving only, native and the crate in turn, one run each a round,
+        # each timed as the crate's harness times it (a pass to warm up, then
+        # passes for at least a second): the machine's speed drifts, so the
+        # ratio is the median of each round's, taken from runs side by side.
         for _ in $(seq "$runs"); do
-            "$throughput" "$file" "${limit:-all}" 1 | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p" | tr '\n' ' '
+            MIN_SECS=1 "$throughput" "$file" "${limit:-all}" 1 | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p" | tr '\n' ' '
             if [ -x "$oracle" ]; then
                 "$oracle" "$mode" 1 1 "$file" | awk -v unit="$unit" '{
                     for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
