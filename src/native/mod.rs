@@ -2,7 +2,8 @@
 //! depth-first search that branches first where it last came to a dead
 //! end, then where candidates are few and failures many, restarting with
 //! nogoods when failures pile up; on grids above 16×16 the root is probed
-//! first (values whose placement fails leave it). On a grid with no cages
+//! first (values whose placement fails leave it), and from 10×10 up at the
+//! first restart. On a grid with no cages
 //! but its givens, the last open cells go to a search of their own
 //! (`endgame.rs`).
 //!
@@ -93,7 +94,40 @@ pub(crate) fn enumerate_until<'f>(
     report: Report<'f>,
 ) -> Stats {
     let restarts = Some(Restarts { first: 100, after_a_solution: false });
-    enumerate_with(puzzle, cubes, restarts, PROBE_ABOVE, give_up, report)
+    enumerate_with(puzzle, cubes, restarts, Probe::for_size, give_up, report)
+}
+
+/// When the root of each cube is probed (see [`Search::probe`]).
+#[derive(Clone, Copy)]
+enum Probe {
+    Never,
+    /// Before the search.
+    AtStart,
+    /// At the first restart, once the search has shown itself hard (the
+    /// probes' contradictions then weigh on their cells while the learnt
+    /// weights are still light).
+    AtFirstRestart,
+}
+
+impl Probe {
+    /// Above [`PROBE_ABOVE`] at the start, above [`PROBE_ON_RESTART_ABOVE`]
+    /// at the first restart, else never.
+    fn for_size(size: usize) -> Probe {
+        match size {
+            s if s > PROBE_ABOVE => Probe::AtStart,
+            s if s > PROBE_ON_RESTART_ABOVE => Probe::AtFirstRestart,
+            _ => Probe::Never,
+        }
+    }
+
+    /// The run (0 for the first, before any restart) whose root is probed.
+    fn run(self) -> Option<usize> {
+        match self {
+            Probe::Never => None,
+            Probe::AtStart => Some(0),
+            Probe::AtFirstRestart => Some(1),
+        }
+    }
 }
 
 /// Grids above this size have the root of each cube probed once (see
@@ -106,6 +140,19 @@ pub(crate) fn enumerate_until<'f>(
 /// probing the root of each restart made the whole search slower by half
 /// or more, and smaller grids are answered in milliseconds without.
 const PROBE_ABOVE: usize = 16;
+
+/// Grids above this size, up to [`PROBE_ABOVE`], have the root of each
+/// cube probed at the first restart: those whose search fails 100 times
+/// (the first cutoff), most of them perturbed no-op puzzles with no
+/// solution, where the search's tail was heaviest. On 16 such puzzles of
+/// 15×15 and 16×16 from `cagey fuzz --noop`, native, `count --limit 2`,
+/// 20 s timeout: geometric mean 3,955 → 1,157 ms (SAT 3,028), cases more
+/// than 3 times slower than SAT 6 → 1 (15×15 `fuzz --seed 4242` case
+/// 1144: 11.9 s → 79 ms, SAT 0.43 s). Puzzles that do not restart pay
+/// nothing, where probing before the search cost up to 15 times as long
+/// on 16×16 Sudoku; at 9×9 a probe costs as much as a whole search, on
+/// Keen's no-op sets 3–11% more nodes and a worse worst puzzle.
+const PROBE_ON_RESTART_ABOVE: usize = 9;
 
 /// On grids with no cages but their givens, how many open peers weigh as
 /// much as one contradiction in a cell's heft, against which its
@@ -128,17 +175,17 @@ struct Restarts {
 }
 
 /// [`enumerate_until`], restarting as `restarts` says, or never, and
-/// probing the root of grids above `probe_above`.
+/// probing the root as `probe` says for the grid's size.
 fn enumerate_with<'f>(
     puzzle: &Puzzle,
     cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
-    probe_above: usize,
+    probe: fn(usize) -> Probe,
     give_up: &'f mut dyn FnMut(u64, u64) -> bool,
     report: Report<'f>,
 ) -> Stats {
     let layout = Layout::new(puzzle);
-    let probe = layout.size > probe_above;
+    let probe = probe(layout.size);
     // 9×9, the size of nearly every Sudoku and KenKen, and the large sizes
     // of `generate` and Sudoku (12, 16, 20, 25) have their own copies of
     // the search with the size a constant: the loops over the values then
@@ -170,12 +217,12 @@ enum Stop {
 }
 
 /// The search for grids of `W` words a set of cells, probing the root of
-/// each cube if `probe` says so.
+/// each cube when `probe` says.
 fn search<'f, const W: usize, const N: usize>(
     layout: &Layout,
     cubes: &[Vec<(usize, usize)>],
     restarts: Option<Restarts>,
-    probe: bool,
+    probe: Probe,
     give_up: &'f mut dyn FnMut(u64, u64) -> bool,
     report: Report<'f>,
 ) -> Counters {
@@ -187,8 +234,7 @@ fn search<'f, const W: usize, const N: usize>(
             search.probed.clear();
             search.cutoff = restarts.map_or(u64::MAX, |r| r.first);
             search.solutions_before = search.counters.solutions;
-            let mut first_run = true;
-            loop {
+            for run in 0.. {
                 search.prop.root(&mut root);
                 for &(cell, value) in cube {
                     let others = search.prop.values(&root, cell) & !(1 << (value - 1));
@@ -198,8 +244,7 @@ fn search<'f, const W: usize, const N: usize>(
                     search.prop.remove(&mut root, cell, gone);
                 }
                 search.counters.nodes += 1;
-                let probe_now = probe && std::mem::take(&mut first_run);
-                let root_holds = search.propagate(&mut root).and_then(|()| match probe_now {
+                let root_holds = search.propagate(&mut root).and_then(|()| match probe.run() == Some(run) {
                     true => search.probe(&mut root),
                     false => Ok(ControlFlow::Continue(())),
                 });
@@ -695,14 +740,14 @@ mod tests {
     }
 
     /// Every solution of `puzzle`, restarting as `restarts` says and
-    /// probing above `probe_above`.
-    fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>, probe_above: usize) -> (Vec<Grid>, Stats) {
+    /// probing as `probe` says.
+    fn solutions(puzzle: &Puzzle, restarts: Option<Restarts>, probe: fn(usize) -> Probe) -> (Vec<Grid>, Stats) {
         let mut grids = Vec::new();
         let stats = enumerate_with(
             puzzle,
             &[vec![]],
             restarts,
-            probe_above,
+            probe,
             &mut |_, _| false,
             Report::Grid(&mut |g| {
                 grids.push(g.clone());
@@ -715,9 +760,9 @@ mod tests {
     #[test]
     fn restarts_find_the_same_solutions_once_each() {
         for puzzle in noop_puzzles() {
-            let (plain, _) = solutions(&puzzle, None, usize::MAX);
+            let (plain, _) = solutions(&puzzle, None, |_| Probe::Never);
             let (restarted, stats) =
-                solutions(&puzzle, Some(Restarts { first: 1, after_a_solution: true }), usize::MAX);
+                solutions(&puzzle, Some(Restarts { first: 1, after_a_solution: true }), |_| Probe::Never);
             assert!(plain.len() > 1, "the test needs puzzles with several solutions");
             assert!(stats.failures.unwrap() > 10, "and with failures, so that it restarts");
             let set: BTreeSet<_> = restarted.iter().cloned().collect();
@@ -771,7 +816,7 @@ mod tests {
         let boxed = Puzzle::new(4, boxes.collect(), Vec::new()).unwrap();
         let latin = Puzzle::new(4, Vec::new(), Vec::new()).unwrap();
         for (puzzle, count) in [(&boxed, 288), (&latin, 576), (&latin, 576), (&boxed, 288), (&latin, 576)] {
-            assert_eq!(solutions(puzzle, None, usize::MAX).0.len(), count);
+            assert_eq!(solutions(puzzle, None, |_| Probe::Never).0.len(), count);
         }
     }
 
@@ -781,7 +826,7 @@ mod tests {
         // next too: no cage may outlive its puzzle, whatever the next one's
         // size, cages or givens. Each count is the Latin squares' that fit.
         let latin = |size| Puzzle::new(size, Vec::new(), Vec::new()).unwrap();
-        let squares = solutions(&latin(4), None, usize::MAX).0;
+        let squares = solutions(&latin(4), None, |_| Probe::Never).0;
         let cage = |op, target: u64, cells: [(usize, usize); 2]| {
             Cage::new(op, target, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect()).unwrap()
         };
@@ -795,7 +840,7 @@ mod tests {
         assert!(in_corner > 0 && in_other > 0 && in_corner != in_other);
         let sequence = [(&corner, in_corner), (&latin(5), 161_280), (&other, in_other), (&latin(4), 576)];
         for (puzzle, count) in sequence.into_iter().chain([(&corner, in_corner)]) {
-            let (grids, _) = solutions(puzzle, None, usize::MAX);
+            let (grids, _) = solutions(puzzle, None, |_| Probe::Never);
             assert_eq!(grids.len(), count, "{puzzle:?}");
         }
     }
@@ -808,7 +853,7 @@ mod tests {
         assert_eq!(layout.shape.words, W);
         let mut grids = Vec::new();
         let restarts = Some(Restarts { first: 100, after_a_solution: false });
-        let probe = layout.size > PROBE_ABOVE;
+        let probe = Probe::for_size(layout.size);
         let counters = search::<W, N>(
             &layout,
             &[vec![]],
@@ -908,7 +953,7 @@ mod tests {
         ];
         let run = |puzzle: &Puzzle, open: Option<usize>, restarts: Option<Restarts>| {
             OPEN_UP_TO.set(open);
-            let found = solutions(puzzle, restarts, usize::MAX);
+            let found = solutions(puzzle, restarts, |_| Probe::Never);
             OPEN_UP_TO.set(None);
             found
         };
@@ -955,7 +1000,7 @@ mod tests {
         let stats = enumerate_until(&latin, &[vec![]], &mut give_up, Report::Count(&mut || ControlFlow::Continue(())));
         assert_eq!((asked, stats.complete), (1, false));
         assert!(stats.solutions < 161_280, "given up before the end");
-        let (grids, stats) = solutions(&latin, None, usize::MAX);
+        let (grids, stats) = solutions(&latin, None, |_| Probe::Never);
         OPEN_UP_TO.set(None);
         assert_eq!((grids.len(), stats.complete), (161_280, true), "5×5 Latin squares");
     }
@@ -1090,9 +1135,9 @@ mod tests {
     #[test]
     fn probing_takes_only_values_that_no_solution_holds() {
         let puzzles: Vec<Puzzle> = noop_puzzles().into_iter().chain(pair_puzzles()).collect();
-        let (mut taken, mut failures) = (0, 0);
+        let (mut taken, mut failures, mut late_probes) = (0, 0, 0);
         for puzzle in &puzzles {
-            let (plain, _) = solutions(puzzle, None, usize::MAX);
+            let (plain, _) = solutions(puzzle, None, |_| Probe::Never);
             let probed = probed(puzzle);
             for &(cell, value) in &probed {
                 let holds = plain.iter().find(|g| usize::from(g.values()[cell]) == value);
@@ -1101,12 +1146,25 @@ mod tests {
             taken += probed.len();
             // Probed at every size, restarting at each failure and after
             // each solution: the probed values are taken again every time.
-            let (probing, stats) = solutions(puzzle, Some(Restarts { first: 1, after_a_solution: true }), 0);
+            let (probing, stats) =
+                solutions(puzzle, Some(Restarts { first: 1, after_a_solution: true }), |_| Probe::AtStart);
             // Each value probing took is a failure; the rest are the search's.
             failures += stats.failures.unwrap() - probed.len() as u64;
             let set: BTreeSet<_> = probing.iter().cloned().collect();
             assert_eq!(set.len(), probing.len(), "a solution reported twice");
             assert_eq!(set, plain.iter().cloned().collect(), "probing lost or added solutions");
+            // Probed at the first restart, after the first failure: the
+            // abandoned path's nogoods and the probed values both hold.
+            let (late, late_stats) =
+                solutions(puzzle, Some(Restarts { first: 1, after_a_solution: true }), |_| Probe::AtFirstRestart);
+            assert_eq!(
+                late.iter().cloned().collect::<BTreeSet<_>>(),
+                set,
+                "probing at a restart lost or added solutions"
+            );
+            assert_eq!(late.len(), set.len(), "a solution reported twice after probing at a restart");
+            let restarted = solutions(puzzle, Some(Restarts { first: 1, after_a_solution: true }), |_| Probe::Never).1;
+            late_probes += usize::from(late_stats.nodes != restarted.nodes);
             // Cube by cube (the middle cell's value), each probed on its own.
             let middle = puzzle.size() * puzzle.size() / 2;
             let cubes: Vec<_> = (1..=puzzle.size()).map(|v| vec![(middle, v)]).collect();
@@ -1115,7 +1173,7 @@ mod tests {
                 puzzle,
                 &cubes,
                 None,
-                0,
+                |_| Probe::AtStart,
                 &mut |_, _| false,
                 Report::Grid(&mut |g| {
                     assert!(cubed.insert(g.clone()), "a solution reported twice");
@@ -1126,6 +1184,7 @@ mod tests {
         }
         assert!(taken > 20, "probing should take values from these puzzles ({taken} taken)");
         assert!(failures > 100, "the searches should fail, and so restart ({failures} failures)");
+        assert!(late_probes > 0, "probing at the first restart should change some searches");
     }
 
     #[test]
