@@ -21,8 +21,6 @@
 //! A board here is the value's places as an 81-bit set, bit 9r + c for
 //! the cell at row r and column c, as in the rest of the engine.
 
-use std::sync::OnceLock;
-
 /// The cells of a band (27) and of a row (9), from its first.
 const BAND: u32 = (1 << 27) - 1;
 const ROW: u32 = (1 << 9) - 1;
@@ -65,9 +63,16 @@ struct Tables {
 /// band.
 const EMPTY: u32 = 1 << 31;
 
+/// The tables, built at compile time: read from a fixed address, with no
+/// check that they were built.
+static TABLES: Tables = Tables::build();
+
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
+    &TABLES
+}
+
+impl Tables {
+    const fn build() -> Tables {
         let mut tables = Tables {
             boxes_of_row: [0; 512],
             paired: [0; 512],
@@ -76,27 +81,59 @@ fn tables() -> &'static Tables {
             lone_row: [[0; 512]; 3],
             lone_box_columns: [0; 512],
         };
-        for set in 0..512usize {
-            tables.boxes_of_row[set] = (0..3).filter(|j| set >> (3 * j) & 7 != 0).map(|j| 1 << j).sum();
-            let pairings = PAIRINGS.iter().map(|p| (0..3).map(|i| 1 << (3 * i + p[i])).sum::<usize>());
-            tables.paired[set] = pairings.filter(|&p| set & p == p).fold(0, |all, p| all | p as u16);
-            tables.cells_of_minirows[set] = (0..9).filter(|b| set >> b & 1 == 1).map(|b| 7 << (3 * b)).sum();
-            let boxes = |times: fn(u32) -> bool| {
-                (0..3).filter(|j| times((set >> (3 * j) & 7).count_ones())).map(|j| 7 << (3 * j)).sum()
-            };
-            tables.boxes_met[set] = boxes(|n| n > 0);
-            for (i, lone) in tables.lone_row.iter_mut().enumerate() {
-                lone[set] = match set.count_ones() {
+        let mut set = 0usize;
+        while set < 512 {
+            // The boxes (as their three columns) holding some of the set's
+            // columns, and those holding exactly one.
+            let (mut boxes_of_row, mut met, mut met_once) = (0u8, 0u16, 0u32);
+            let mut j = 0;
+            while j < 3 {
+                let n = (set >> (3 * j) & 7).count_ones();
+                if n > 0 {
+                    boxes_of_row |= 1 << j;
+                    met |= 7 << (3 * j);
+                }
+                if n == 1 {
+                    met_once |= 7 << (3 * j);
+                }
+                j += 1;
+            }
+            tables.boxes_of_row[set] = boxes_of_row;
+            tables.boxes_met[set] = met;
+            let mut paired = 0u16;
+            let mut p = 0;
+            while p < PAIRINGS.len() {
+                let pairing = (1 << PAIRINGS[p][0]) | (1 << (3 + PAIRINGS[p][1])) | (1 << (6 + PAIRINGS[p][2]));
+                if set & pairing == pairing {
+                    paired |= pairing as u16;
+                }
+                p += 1;
+            }
+            tables.paired[set] = paired;
+            let mut cells = 0u32;
+            let mut b = 0;
+            while b < 9 {
+                if set >> b & 1 == 1 {
+                    cells |= 7 << (3 * b);
+                }
+                b += 1;
+            }
+            tables.cells_of_minirows[set] = cells;
+            let mut i = 0;
+            while i < 3 {
+                tables.lone_row[i][set] = match set.count_ones() {
                     0 => EMPTY,
                     1 => (set as u32) << (9 * i),
                     _ => 0,
                 };
+                i += 1;
             }
-            let no_box = if tables.boxes_of_row[set] == 7 { 0 } else { EMPTY };
-            tables.lone_box_columns[set] = u32::from(boxes(|n| n == 1)) | no_box;
+            let no_box = if boxes_of_row == 7 { 0 } else { EMPTY };
+            tables.lone_box_columns[set] = met_once | no_box;
+            set += 1;
         }
         tables
-    })
+    }
 }
 
 /// The places of `board` that lie on a pairing in their band and in their
