@@ -67,10 +67,6 @@ const EMPTY: u32 = 1 << 31;
 /// check that they were built.
 static TABLES: Tables = Tables::build();
 
-fn tables() -> &'static Tables {
-    &TABLES
-}
-
 impl Tables {
     const fn build() -> Tables {
         let mut tables = Tables {
@@ -140,7 +136,7 @@ impl Tables {
 /// stack (see the module's docs); `None` if some band or stack has none,
 /// so that the value has no room left.
 pub(super) fn prune(board: u128) -> Option<u128> {
-    let tables = tables();
+    let tables = &TABLES;
     let mut bands = [0u32; 3];
     for (k, band) in bands.iter_mut().enumerate() {
         let cells = (board >> (27 * k)) as u32 & BAND;
@@ -193,7 +189,7 @@ const NO_ROOM: u128 = u128::MAX;
 /// 71.8M against 70.8M; 1–4% faster on the Sudoku sets).
 #[inline(never)]
 fn lone_places(board: u128) -> u128 {
-    let tables = tables();
+    let tables = &TABLES;
     // Columns of the grid seen in a band, and seen in two bands or twice
     // in one; and the bands' lone places and boxes, whose `EMPTY` bit says
     // whether a row or box has no place, tested once at the end rather
