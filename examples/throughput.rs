@@ -7,10 +7,11 @@
 //! Prints the puzzles, the solutions found, and the median of the runs in
 //! puzzles and solutions a second. With `MIN_SECS=S` in the environment, a
 //! pass over the file comes first, untimed, and each run repeats the file
-//! until at least S seconds have passed, as the crate's harness does. With `per-puzzle`, each puzzle is timed
-//! on its own too (as Keen's and CP-SAT's times in `../shared/corpora` are
-//! given), and the median over the puzzles of each one's median over the
-//! runs is printed, with the worst of those.
+//! until at least S seconds have passed, as the crate's harness does. With
+//! `per-puzzle`, each puzzle is timed on its own too (as Keen's and
+//! CP-SAT's times in `../shared/corpora` are given), and the median over
+//! the puzzles of each one's median over the runs is printed, with the
+//! worst of those.
 
 use std::time::Instant;
 

@@ -145,12 +145,12 @@ const PROBE_ABOVE: usize = 16;
 /// cube probed at the first restart: those whose search fails 100 times
 /// (the first cutoff), most of them perturbed no-op puzzles with no
 /// solution, where the search's tail was heaviest. On 16 such puzzles of
-/// 15×15 and 16×16 from `cagey fuzz --noop`, native, `count --limit 2`,
-/// 20 s timeout: geometric mean 3,955 → 1,157 ms (SAT 3,028), cases more
-/// than 3 times slower than SAT 6 → 1 (15×15 `fuzz --seed 4242` case
-/// 1144: 11.9 s → 79 ms, SAT 0.43 s). Puzzles that do not restart pay
-/// nothing, where probing before the search cost up to 15 times as long
-/// on 16×16 Sudoku; at 9×9 a probe costs as much as a whole search, on
+/// 15×15 and 16×16 from `cagey fuzz --noop` (`PUZZLES=DIR TIMEOUT=20
+/// scripts/tails.sh`): native's geometric mean 3,867 → 1,064 ms (SAT
+/// 2,994), puzzles more than 3 times slower than SAT 5 → 0; on 13 fresh
+/// ones 2,385 → 1,170 ms (SAT 5,571), 1 → 0. Puzzles that do not restart
+/// pay nothing, where probing before the search cost 16×16 Sudoku up to
+/// 15 times its time; at 9×9 a probe costs as much as a whole search, on
 /// Keen's no-op sets 3–11% more nodes and a worse worst puzzle.
 const PROBE_ON_RESTART_ABOVE: usize = 9;
 
@@ -1130,6 +1130,12 @@ mod tests {
         assert!(search.probe(&mut root).expect("the root holds").is_continue());
         let values = |gone: u32| (0..32).filter(move |v| gone >> v & 1 == 1).map(|v| v + 1);
         search.probed.iter().flat_map(|&(cell, gone)| values(gone).map(move |v| (cell, v))).collect()
+    }
+
+    #[test]
+    fn grids_from_10_to_16_probe_at_the_first_restart_and_larger_ones_at_the_start() {
+        let runs: Vec<_> = [1, 9, 10, 16, 17, 25].map(|size| Probe::for_size(size).run()).into();
+        assert_eq!(runs, [None, None, Some(1), Some(1), Some(0), Some(0)]);
     }
 
     #[test]
