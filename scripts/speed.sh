@@ -12,6 +12,9 @@
 # CP-SAT (default: /tmp/ortools/bin/python with ../shared/peers/cpsat_kenken.py,
 # if that python exists; `python3 -m venv /tmp/ortools && /tmp/ortools/bin/pip
 # install ortools`). A peer that is missing is left out of the table.
+# KEEN=path: Keen's own solver timed by scripts/keen/keen_time.c (default
+# target/keen/keen_time, which scripts/keen.sh builds); without it, the
+# Keen column holds the corpus README's figures.
 # CAGEY=path measures that binary instead of this tree's. BAND1=1 adds the band1 count (about two minutes a run; one run); LARGE=0
 # leaves out the large random puzzles (up to 60 s each), SMALL=0 the 9×9
 # Sudoku and Keen tables before them.
@@ -136,11 +139,17 @@ fi
 echo
 echo "### Keen's 9×9 puzzles by level (30 a level; per-puzzle solve time, median and worst)"
 echo
-echo "Keen's own solver is not run here: its figures are the corpus README's, measured on this kind of machine."
+keen=$corpora/kenken/keen-levels
+keen_time=${KEEN:-target/keen/keen_time}
+if [ -x "$keen_time" ] && [ -f "$keen/ids.tsv" ]; then
+    echo "Keen's own solver is run in turn with native, a process each a round: $(cat "$(dirname "$keen_time")/version" 2>/dev/null || echo "$keen_time"), built by scripts/keen.sh. The ratio is the median of the rounds' ratios."
+else
+    keen_time=""
+    echo "Keen's own solver is not run here (scripts/keen.sh builds it): its figures are the corpus README's, measured on this kind of machine."
+fi
 echo
 echo "| level | standard, prove unique: native, command line | native, solving only | Keen | native vs Keen | no-op, count all: native | SAT | CP-SAT |"
 echo "|---|---|---|---|---|---|---|---|"
-keen=$corpora/kenken/keen-levels
 keen_ms() { case $1 in e) echo 0.11 ;; n) echo 0.13 ;; h) echo 0.28 ;; x) echo 1.26 ;; u) echo 6.30 ;; esac; }
 for level in e n h x u; do
     [ -f "$keen/9d$level.txt" ] || continue
@@ -148,19 +157,30 @@ for level in e n h x u; do
     # The corpus's method: each puzzle timed in a process that solves the
     # whole set RUNS times. A process runs at one of the machine's two
     # speeds (about 1.5 apart, whichever core it runs on), so RUNS of them
-    # are run and the median of their figures taken, as the Sudoku rows
-    # take the median of their rounds.
+    # are run, each followed by one of Keen's if it is here, and the median
+    # of their figures taken, as the Sudoku rows take the median of their
+    # rounds. A round's line: native's median and worst, then Keen's.
     for _ in $(seq "$runs"); do
         "$throughput" "$keen/9d$level.txt" 2 "$runs" native per-puzzle |
-            sed -n 's/.*per_puzzle_median_ms=\([0-9.]*\) per_puzzle_worst_ms=\([0-9.]*\).*/\1 \2/p'
+            sed -n 's/.*per_puzzle_median_ms=\([0-9.]*\) per_puzzle_worst_ms=\([0-9.]*\).*/\1 \2/p' | tr '\n' ' '
+        if [ -n "$keen_time" ]; then
+            awk -v level="9d$level" '$1 == level' "$keen/ids.tsv" | "$keen_time" "$runs" | awk '{ print $3 }' | median_max
+        fi
+        echo
     done >"$tmp/keen"
     solving="$(awk '{ print $1 }' "$tmp/keen" | median_of %.4f) $(awk '{ print $2 }' "$tmp/keen" | median_of %.4f)"
+    if [ -n "$keen_time" ]; then
+        by_keen="$(awk '{ print $3 }' "$tmp/keen" | median_of %.3f) ms (worst $(awk '{ print $4 }' "$tmp/keen" | median_of %.2f))"
+        faster=$(awk '{ print $3 / $1 }' "$tmp/keen" | median_of "%.1f× faster")
+    else
+        by_keen="$(keen_ms $level) ms"
+        faster=$(awk -v a="${solving%% *}" -v b="$(keen_ms $level)" 'BEGIN { printf "%.1f× faster", b / a }')
+    fi
     native=$(per_puzzle native "$keen/9d$level-noop.txt")
     sat=$(per_puzzle sat "$keen/9d$level-noop.txt")
     peer=-
     if have_cpsat; then peer=$(ms "$(cpsat_per_puzzle "$keen/9d$level-noop.txt")"); fi
-    faster=$(awk -v a="${solving%% *}" -v b="$(keen_ms $level)" 'BEGIN { printf "%.1f× faster", b / a }')
-    echo "| $level | $(ms "$standard") | $(ms "$solving") | $(keen_ms $level) ms | $faster | $(ms "$native") | $(ms "$sat") | $peer |"
+    echo "| $level | $(ms "$standard") | $(ms "$solving") | $by_keen | $faster | $(ms "$native") | $(ms "$sat") | $peer |"
 done
 fi
 
