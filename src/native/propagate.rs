@@ -11,6 +11,7 @@ use super::layout::{CageLayout, Layout, Part, Shape, members};
 use super::memo::{self, Memo};
 use super::pairs;
 use super::spare;
+use crate::puzzle::Op;
 
 /// Up to this size, the root's other cages wait until its pairs (and the
 /// singles) have nothing more to prune. A pair is cheap to revise, and
@@ -307,6 +308,9 @@ pub(super) struct Work<const W: usize> {
     sets: Vec<u32>,
     keep: Vec<u32>,
     required: Vec<u32>,
+    /// Each `?` cage's completions (see [`cage::Completions`]), once asked
+    /// for: `Some(None)` for a cage that is not listed.
+    listed: Vec<Option<Option<Rc<cage::Completions>>>>,
     /// How many contradictions each cell took part in, plus one: the
     /// search branches where failures concentrate (see `mod.rs`).
     weight: Vec<u32>,
@@ -339,6 +343,8 @@ impl<const W: usize> Work<W> {
         work.dirty_len = 0;
         work.is_dirty.clear();
         work.is_dirty.resize(layout.cage_count(), false);
+        work.listed.clear();
+        work.listed.resize(layout.cage_count(), None);
         work.weight.clear();
         work.weight.resize(layout.size * layout.size, 1);
         work.placed_in.clear();
@@ -945,19 +951,30 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let mut required = std::mem::take(&mut self.work.required);
+        let size = self.size();
+        // Only `?` cages are listed (see `cage::completions`).
+        let listed = if cage.op == Op::Any {
+            let slot = &mut self.work.listed[index];
+            if slot.is_none() {
+                *slot = Some(cage::completions(cage, size));
+            }
+            self.work.listed[index].as_ref().and_then(|listed| listed.as_deref())
+        } else {
+            None
+        };
         // Memoised when the sets and the required values each fit in 128 bits.
-        let fits = !self.at_root && sets.len() > 2 && cage.parts.len() * self.size() <= 128;
-        let packed = if fits { memo::pack(&sets, self.size()) } else { None };
+        let fits = !self.at_root && sets.len() > 2 && cage.parts.len() * size <= 128;
+        let packed = if fits { memo::pack(&sets, size) } else { None };
         match packed.and_then(|p| self.memo.get(index, p)) {
             Some((packed_keep, packed_required)) => {
-                memo::unpack(packed_keep, sets.len(), self.size(), &mut keep);
-                memo::unpack(packed_required, cage.parts.len(), self.size(), &mut required);
+                memo::unpack(packed_keep, sets.len(), size, &mut keep);
+                memo::unpack(packed_required, cage.parts.len(), size, &mut required);
             }
             None => {
-                cage::supports(cage, self.size(), &sets, &mut keep, &mut required, self.at_root);
+                cage::supports(cage, size, &sets, &mut keep, &mut required, self.at_root, listed);
                 if let Some(p) = packed {
-                    let kept = memo::pack(&keep, self.size()).expect("as many cells as the sets");
-                    let required = memo::pack(&required, self.size()).expect("parts checked to fit");
+                    let kept = memo::pack(&keep, size).expect("as many cells as the sets");
+                    let required = memo::pack(&required, size).expect("parts checked to fit");
                     self.memo.put(index, p, kept, required);
                 }
             }
