@@ -484,11 +484,14 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// The values still possible in `cell`, as a set (bit v for value v + 1).
     pub fn values(&self, boards: &Boards<W>, cell: usize) -> u32 {
         let (word, bit) = (cell / 64, cell % 64);
-        let mut set = 0;
+        // Each value's bit for the cell, left where it is and turned v
+        // places: the values' bits land side by side (N ≤ 25 < 64), and
+        // one turn back puts them at 0.
+        let mut set = 0u64;
         for (v, board) in boards[..self.size()].iter().enumerate() {
-            set |= ((board[word] >> bit) as u32 & 1) << v;
+            set |= (board[word] & 1 << bit).rotate_left(v as u32);
         }
-        set
+        set.rotate_right(bit as u32) as u32
     }
 
     /// Places value `v` (from 0) in `cell`, which must hold it as a
