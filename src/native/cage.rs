@@ -396,8 +396,8 @@ impl Completions {
 }
 
 /// A kind of `?` cage, as its [`Completions`] depend on it: target, grid
-/// size, and its cells' `apart` sets and parts, a byte each.
-type Kind = (u64, usize, u64, u64);
+/// size, cell count, and its cells' `apart` sets and parts, a byte each.
+type Kind = (u64, usize, usize, u64, u64);
 
 /// Kinds listed before the thread's lists start again.
 const LISTS: usize = 4096;
@@ -418,7 +418,8 @@ pub(super) fn completions(cage: &CageLayout<'_>, size: usize) -> Option<Rc<Compl
     }
     let bytes = |sets: &mut dyn Iterator<Item = u64>| sets.fold(0u64, |packed, set| packed << 8 | set);
     let parts = bytes(&mut cage.parts.iter().map(|part| part.cells)) << 8 | cage.parts.len() as u64;
-    let kind = (target, size, bytes(&mut cage.apart.iter().copied()), parts);
+    // The count, since the bytes of cells that share no group are all 0.
+    let kind = (target, size, cage.cells.len(), bytes(&mut cage.apart.iter().copied()), parts);
     LISTED.with_borrow_mut(|listed| {
         if listed.len() >= LISTS {
             listed.clear();
@@ -810,6 +811,13 @@ mod tests {
         assert_eq!(listed(Op::Add, 6, 9, &row), None, "only `?` cages");
         assert_eq!(listed(Op::Any, 15, 9, &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]), None, "five cells");
         assert_eq!(listed(Op::Any, 50, 25, &[(0, 0), (0, 1), (0, 2), (0, 3)]), None, "too many completions");
+        // Cells that share no group, three and four of them: two kinds,
+        // though no cell of either is apart from another (`fuzz --mix`
+        // found them taken for one).
+        // 21 orders of three values summing to 8, 10 with a product of 8;
+        // of four values, 35 and 20, of which 12 do both (1, 1, 2, 4).
+        assert_eq!(listed(Op::Any, 8, 9, &[(0, 0), (1, 1), (2, 2)]), Some(21 + 10));
+        assert_eq!(listed(Op::Any, 8, 9, &[(0, 0), (1, 1), (2, 2), (3, 3)]), Some(35 + 20 - 12));
     }
 
     #[test]
