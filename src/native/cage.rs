@@ -399,8 +399,9 @@ impl Completions {
 /// size, cell count, and its cells' `apart` sets and parts, a byte each.
 type Kind = (u64, usize, usize, u64, u64);
 
-/// Kinds listed before the thread's lists start again.
-const LISTS: usize = 4096;
+/// Kinds listed before the thread's lists start again: 16 MB at most
+/// (512 completions of 32 bytes a kind), most lists holding a few dozen.
+const LISTS: usize = 1024;
 
 thread_local! {
     /// The completions listed on this thread, by kind of cage: a file of
@@ -811,11 +812,11 @@ mod tests {
         assert_eq!(listed(Op::Add, 6, 9, &row), None, "only `?` cages");
         assert_eq!(listed(Op::Any, 15, 9, &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]), None, "five cells");
         assert_eq!(listed(Op::Any, 50, 25, &[(0, 0), (0, 1), (0, 2), (0, 3)]), None, "too many completions");
-        // Cells that share no group, three and four of them: two kinds,
-        // though no cell of either is apart from another (`fuzz --mix`
-        // found them taken for one).
-        // 21 orders of three values summing to 8, 10 with a product of 8;
-        // of four values, 35 and 20, of which 12 do both (1, 1, 2, 4).
+        // Three and four cells that share no group are two kinds, though
+        // no cell of either is apart from another (`fuzz --mix` found them
+        // taken for one): 21 orders of three values sum to 8 and 10 have
+        // a product of 8; of four values, 35 and 20, of which 12 do both
+        // (1, 1, 2, 4).
         assert_eq!(listed(Op::Any, 8, 9, &[(0, 0), (1, 1), (2, 2)]), Some(21 + 10));
         assert_eq!(listed(Op::Any, 8, 9, &[(0, 0), (1, 1), (2, 2), (3, 3)]), Some(35 + 20 - 12));
     }
