@@ -19,15 +19,18 @@
 //! is stronger than either alone: it makes the search trees of Keen's 9×9
 //! puzzles, standard and no-op, 3 to 6 times smaller.
 
+use std::cell::RefCell;
 use std::ops::{BitAnd, BitOr, Shl, Shr};
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 use super::factors::of_target;
 use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 #[cfg(test)]
 use super::layout::Layout;
-use super::layout::{self, CageLayout, Part};
+use super::layout::{CageLayout, Part};
 use super::pairs;
 use crate::puzzle::Op;
 
@@ -394,11 +397,20 @@ impl Completions {
 
 /// A kind of `?` cage, as its [`Completions`] depend on it: target, grid
 /// size, cell count, and its cells' `apart` sets and parts, a byte each.
-pub(super) type Kind = (u64, usize, usize, u64, u64);
+type Kind = (u64, usize, usize, u64, u64);
+
+/// Kinds listed before the thread's lists start again: 16 MB at most
+/// (512 completions of 32 bytes a kind), most lists holding a few dozen.
+const LISTS: usize = 1024;
+
+thread_local! {
+    /// The completions listed on this thread, by kind of cage: a file of
+    /// puzzles meets the same kinds again.
+    static LISTED: RefCell<FxHashMap<Kind, Option<Rc<Completions>>>> = RefCell::new(FxHashMap::default());
+}
 
 /// The [`Completions`] of `cage` in an N×N grid of `size`, listed once
-/// for each kind of cage on the thread (see `layout::listed`), if it is
-/// listed: a `?` cage of 3
+/// for each kind of cage on the thread, if it is listed: a `?` cage of 3
 /// to [`LISTED_CELLS`] cells with at most [`MOST_COMPLETIONS`].
 pub(super) fn completions(cage: &CageLayout<'_>, size: usize) -> Option<Rc<Completions>> {
     let target = cage.target?;
@@ -409,7 +421,14 @@ pub(super) fn completions(cage: &CageLayout<'_>, size: usize) -> Option<Rc<Compl
     let parts = bytes(&mut cage.parts.iter().map(|part| part.cells)) << 8 | cage.parts.len() as u64;
     // The count, since the bytes of cells that share no group are all 0.
     let kind = (target, size, cage.cells.len(), bytes(&mut cage.apart.iter().copied()), parts);
-    layout::listed(kind, || Completions::new(target, size, cage.apart, cage.parts))
+    LISTED.with_borrow_mut(|listed| {
+        if listed.len() >= LISTS {
+            listed.clear();
+        }
+        let list =
+            listed.entry(kind).or_insert_with(|| Completions::new(target, size, cage.apart, cage.parts).map(Rc::new));
+        list.clone()
+    })
 }
 
 /// What the cells chosen so far leave of a product target.

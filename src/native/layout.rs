@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::cage::{self, Completions};
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
@@ -203,13 +202,10 @@ struct Tables {
     /// The other pair tables.
     partners: FxHashMap<(Op, Option<u64>, usize), Rc<PairTable>>,
     divisors: FxHashMap<(Factors, usize), Option<Rc<Divisors>>>,
-    /// The completions of `?` cages, by kind (see [`listed`]).
-    completions: FxHashMap<cage::Kind, Option<Rc<Completions>>>,
 }
 
 /// Tables of each kind kept before the cache starts again: a few MB at
-/// most, with the largest divisor sets, and 16 MB at most of completions
-/// (512 of 32 bytes a kind; most kinds have a few dozen).
+/// most, with the largest divisor sets.
 const TABLES: usize = 1024;
 
 thread_local! {
@@ -226,9 +222,6 @@ impl Tables {
             }
             if built.divisors.len() >= TABLES {
                 built.divisors.clear();
-            }
-            if built.completions.len() >= TABLES {
-                built.completions.clear();
             }
             f(built)
         })
@@ -253,14 +246,6 @@ impl Tables {
     fn divisors(&mut self, target: Factors, size: usize) -> Option<Rc<Divisors>> {
         self.divisors.entry((target, size)).or_insert_with(|| Divisors::new(&target, size).map(Rc::new)).clone()
     }
-}
-
-/// The [`Completions`] of a `?` cage of `kind`, made by `make` the first
-/// time the thread asks for that kind: a file of puzzles meets the same
-/// kinds again. Asked for during the search, unlike the other tables,
-/// which the layout takes from the same cache.
-pub(super) fn listed(kind: cage::Kind, make: impl FnOnce() -> Option<Completions>) -> Option<Rc<Completions>> {
-    Tables::with(|tables| tables.completions.entry(kind).or_insert_with(|| make().map(Rc::new)).clone())
 }
 
 /// The cells of a set, smallest first.
