@@ -1,9 +1,11 @@
 //! The cross-check: run several solvers on one puzzle and compare what they
 //! return, solution by solution, with every grid verified by the checker.
 
+use std::any::Any;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use crate::error::SolveError;
@@ -108,6 +110,14 @@ pub enum Disagreement {
         /// Each solver's name and digest.
         digests: Vec<(String, SetDigest)>,
     },
+    /// A solver panicked: a bug in it, caught so that the puzzle can be
+    /// shrunk and saved like any other disagreement.
+    Panicked {
+        /// The solver's name.
+        solver: String,
+        /// The panic's message.
+        message: String,
+    },
 }
 
 impl fmt::Display for Disagreement {
@@ -130,6 +140,7 @@ impl fmt::Display for Disagreement {
                 let parts = digests.iter().map(|(name, digest)| format!("{name} {digest}"));
                 write!(f, "as many solutions, but different sets (digests {})", parts.format(", "))
             }
+            Disagreement::Panicked { solver, message } => write!(f, "{solver} panicked: {message}"),
         }
     }
 }
@@ -173,7 +184,8 @@ impl Limits {
 /// [`verify`], none may repeat (among those stored), and the solution sets
 /// must be equal: grid by grid while they fit in `limits.store`, by count
 /// and digest past it. Where `limits.stop` cut a run short, the sets
-/// cannot be compared and the counts (all at the limit) are.
+/// cannot be compared and the counts (all at the limit) are. A solver
+/// that panics is a [`Disagreement::Panicked`], its run incomplete.
 ///
 /// ```
 /// use cagey::check::{Limits, cross_check};
@@ -195,22 +207,32 @@ pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: 
         let mut digest = SetDigest::default();
         let mut problem = None;
         let started = Instant::now();
-        let stats = solver.enumerate(puzzle, &mut |grid| {
-            if let Err(violation) = verify(puzzle, grid) {
-                problem = Some(Disagreement::Invalid { solver: name.to_string(), grid: grid.clone(), violation });
-                return ControlFlow::Break(());
+        let enumerated = panic::catch_unwind(AssertUnwindSafe(|| {
+            solver.enumerate(puzzle, &mut |grid| {
+                if let Err(violation) = verify(puzzle, grid) {
+                    problem = Some(Disagreement::Invalid { solver: name.to_string(), grid: grid.clone(), violation });
+                    return ControlFlow::Break(());
+                }
+                if set.len() < limits.store && !set.insert(grid.clone()) {
+                    problem = Some(Disagreement::Repeated { solver: name.to_string(), grid: grid.clone() });
+                    return ControlFlow::Break(());
+                }
+                digest.add(grid);
+                if limits.stop.is_some_and(|l| digest.count >= l) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        }));
+        let stats = match enumerated {
+            Ok(stats) => stats?,
+            Err(payload) => {
+                let message = panic_message(payload.as_ref());
+                problem = problem.or(Some(Disagreement::Panicked { solver: name.to_string(), message }));
+                Stats::default()
             }
-            if set.len() < limits.store && !set.insert(grid.clone()) {
-                problem = Some(Disagreement::Repeated { solver: name.to_string(), grid: grid.clone() });
-                return ControlFlow::Break(());
-            }
-            digest.add(grid);
-            if limits.stop.is_some_and(|l| digest.count >= l) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })?;
+        };
         let elapsed = started.elapsed();
         disagreement = disagreement.or(problem);
         let (count, complete) = (digest.count, stats.complete);
@@ -221,6 +243,15 @@ pub fn cross_check(puzzle: &Puzzle, solvers: &[(&str, &dyn Enumerate)], limits: 
         disagreement = compare(&runs, &sets);
     }
     Ok(Report { runs, disagreement })
+}
+
+/// The text a panic was raised with, if any.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => (*text).to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "(no message)".to_string(),
+    }
 }
 
 fn compare(runs: &[Run], sets: &[HashSet<Grid>]) -> Option<Disagreement> {
@@ -366,6 +397,52 @@ mod tests {
             let _ = on_solution(&kept.expect("enough solutions"));
             Ok(stats)
         }
+    }
+
+    /// A solver that panics on a puzzle with a `*` cage, after its first
+    /// solution.
+    struct Panicking;
+
+    impl Enumerate for Panicking {
+        fn enumerate(
+            &self,
+            puzzle: &Puzzle,
+            on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        ) -> Result<Stats, SolveError> {
+            let mut seen = 0;
+            NATIVE.enumerate(puzzle, &mut |grid| {
+                seen += 1;
+                if seen == 2 && puzzle.cages().iter().any(|cage| cage.op() == Op::Mul) {
+                    panic!("a {} cage", "*");
+                }
+                on_solution(grid)
+            })
+        }
+    }
+
+    #[test]
+    fn a_panic_is_caught_reported_and_shrunk() {
+        let cell = |row, col| crate::puzzle::Cell { row, col };
+        let cages = vec![
+            Cage::new(Op::Add, 3u64, vec![cell(0, 0), cell(0, 1)]).unwrap(),
+            Cage::new(Op::Mul, 12u64, vec![cell(1, 0), cell(1, 1)]).unwrap(),
+            Cage::new(Op::Sub, 1u64, vec![cell(2, 2), cell(3, 2)]).unwrap(),
+        ];
+        let puzzle = Puzzle::new(4, vec![], cages).unwrap();
+        let solvers: [(&str, &dyn Enumerate); 2] = [("broken", &Panicking), ("native", &NATIVE)];
+        let report = cross_check(&puzzle, &solvers, Limits::new(None)).unwrap();
+        let Some(Disagreement::Panicked { solver, message }) = &report.disagreement else {
+            panic!("{:?}", report.disagreement);
+        };
+        assert_eq!((solver.as_str(), message.as_str()), ("broken", "a * cage"));
+        assert_eq!(report.disagreement.as_ref().unwrap().to_string(), "broken panicked: a * cage");
+        // The solver cut short, and the others still run.
+        assert_eq!(report.runs.len(), 2);
+        assert_eq!((report.runs[0].count, report.runs[0].complete), (1, false));
+        assert!(report.runs[1].complete && report.runs[1].count > 2);
+        // Shrunk to the cage that makes it panic.
+        let small = shrink(&puzzle, &solvers, Limits::new(None)).unwrap();
+        assert_eq!(small.cages().iter().map(Cage::op).collect::<Vec<_>>(), [Op::Mul]);
     }
 
     #[test]

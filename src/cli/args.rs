@@ -145,8 +145,9 @@ Examples:
     Generate(GenerateArgs),
     /// Cross-check both backends on random puzzles; save and shrink any disagreement.
     #[command(after_help = "Each case is generated from the seed and its number, so the same seed replays the
-same cases. On a disagreement the puzzle is shrunk (cages or clues dropped, cages merged)
-while it still disagrees, written to a file whose path is printed, and the exit status is 1.
+same cases. On a disagreement, or a panic in either backend, the puzzle is shrunk (cages or
+clues dropped, cages merged) while it still disagrees, written to a file whose path is
+printed, and the exit status is 1.
 
 Examples:
   cagey fuzz --cases 1000 --seed 1

@@ -1,11 +1,12 @@
 //! `cagey fuzz`: random puzzles through both backends, in parallel; the
-//! first disagreement is shrunk and saved.
+//! first disagreement (a backend's panic included) is shrunk and saved.
 
 use std::io::{IsTerminal, Write};
 use std::ops::{ControlFlow, RangeInclusive};
+use std::panic;
 use std::time::{Duration, Instant};
 
-use cagey::check::{Limits, Report, cross_check, shrink};
+use cagey::check::{Disagreement, Limits, Report, cross_check, shrink};
 use cagey::format::kenken;
 use cagey::generate::{self, Features, GenerateError};
 use cagey::{Backend, Enumerate, Puzzle, SatError, SolveError, Solver};
@@ -142,15 +143,23 @@ impl<'a> Fuzzer<'a> {
     fn save(&self, case: u64, disagreeing: &Case, out: &mut dyn Write) -> Result<(), RunError> {
         let Case { puzzle, report } = disagreeing;
         let seed = self.shape.seed;
-        let small = shrink(puzzle, &self.solvers(), self.limits())
-            .map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
+        let disagreement = report.disagreement.as_ref().expect("a disagreement");
+        let panicked = matches!(disagreement, Disagreement::Panicked { .. });
+        // A backend that panicked panics again at each try: its message,
+        // printed once already, is not printed for each.
+        let shrunk = if panicked {
+            quietly(|| shrink(puzzle, &self.solvers(), self.limits()))
+        } else {
+            shrink(puzzle, &self.solvers(), self.limits())
+        };
+        let small = shrunk.map_err(|error| CliError::Solve { label: format!("case {case}"), error })?;
         let dir = &self.args.out;
         std::fs::create_dir_all(dir).map_err(|error| CliError::Write { path: dir.clone(), error })?;
         let path = dir.join(format!("fuzz-{seed}-{case}.txt"));
         let written = text(&self.shape, None, &small).unwrap_or_else(|_| kenken::write(&small));
         std::fs::write(&path, written).map_err(|error| CliError::Write { path: path.clone(), error })?;
-        let disagreement = report.disagreement.as_ref().expect("a disagreement");
-        writeln!(out, "case {case} (seed {seed}): the backends disagree: {disagreement}")?;
+        let what = if panicked { "a backend failed" } else { "the backends disagree" };
+        writeln!(out, "case {case} (seed {seed}): {what}: {disagreement}")?;
         let (before, after) = (puzzle.cages().len(), small.cages().len());
         writeln!(out, "shrunk from {before} to {after} cages: {}", path.display())?;
         if let Some(note) = box_note(&self.shape) {
@@ -159,6 +168,15 @@ impl<'a> Fuzzer<'a> {
         out.flush()?;
         Ok(())
     }
+}
+
+/// Runs `f` with the panic hook silenced, no other thread solving meanwhile.
+fn quietly<R>(f: impl FnOnce() -> R) -> R {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let result = f();
+    panic::set_hook(hook);
+    result
 }
 
 /// What the cases came to, so far.
