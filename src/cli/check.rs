@@ -2,8 +2,9 @@
 //! puzzle, side by side.
 
 use std::io::{self, Write};
+use std::panic::{self, AssertUnwindSafe};
 
-use cagey::check::{Limits, Report, cross_check};
+use cagey::check::{Disagreement, Limits, Report, cross_check};
 use cagey::{Backend, Enumerate, Solver, Uniqueness};
 
 use super::args::{CheckArgs, OutputFormat};
@@ -32,8 +33,17 @@ pub fn check(args: &CheckArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
             .map_err(failed)?;
         let mut verdicts = ["unknown"; 3];
-        for (verdict, solver) in verdicts.iter_mut().zip([&native, &sat, &auto]) {
-            *verdict = word(&solver.uniqueness(&entry.puzzle).map_err(failed)?.0);
+        for ((verdict, solver), (name, _)) in verdicts.iter_mut().zip([&native, &sat, &auto]).zip(solvers) {
+            // A backend that panics has a verdict that agrees with none,
+            // and the other puzzles are still checked. One that panicked
+            // counting is not asked again.
+            let panicked =
+                matches!(&report.disagreement, Some(Disagreement::Panicked { solver, .. }) if solver == name);
+            let found = (!panicked).then(|| panic::catch_unwind(AssertUnwindSafe(|| solver.uniqueness(&entry.puzzle))));
+            *verdict = match found {
+                Some(Ok(found)) => word(&found.map_err(failed)?.0),
+                _ => "panicked",
+            };
         }
         let verdict = agreed_verdict(&report, &verdicts);
         if report.disagreement.is_some() || verdict.is_none() {
