@@ -3,7 +3,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::ops::{ControlFlow, RangeInclusive};
-use std::panic;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use cagey::check::{Disagreement, Limits, Report, cross_check, shrink};
@@ -170,13 +171,20 @@ impl<'a> Fuzzer<'a> {
     }
 }
 
-/// Runs `f` with the panic hook silenced, no other thread solving meanwhile.
+/// Runs `f` with the panic hook silenced, no other thread solving
+/// meanwhile. A panic that `f` lets out is printed, and passed on, once
+/// the hook is back.
 fn quietly<R>(f: impl FnOnce() -> R) -> R {
     let hook = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
-    let result = f();
+    let last = Arc::new(Mutex::new(String::new()));
+    let seen = Arc::clone(&last);
+    panic::set_hook(Box::new(move |info| *seen.lock().unwrap_or_else(PoisonError::into_inner) = info.to_string()));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
     panic::set_hook(hook);
-    result
+    result.unwrap_or_else(|payload| {
+        eprintln!("{}", last.lock().unwrap_or_else(PoisonError::into_inner));
+        panic::resume_unwind(payload)
+    })
 }
 
 /// What the cases came to, so far.
@@ -225,5 +233,17 @@ impl Tally {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quietly_passes_on_a_value_or_the_panic() {
+        assert_eq!(quietly(|| 7), 7);
+        let payload = panic::catch_unwind(|| quietly(|| panic!("inside"))).unwrap_err();
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"inside"));
     }
 }
