@@ -955,16 +955,6 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
         let mut required = std::mem::take(&mut self.work.required);
         let size = self.size();
-        // Only `?` cages are listed (see `cage::completions`).
-        let listed = if cage.op == Op::Any {
-            let slot = &mut self.work.listed[index];
-            if slot.is_none() {
-                *slot = Some(cage::completions(cage, size));
-            }
-            self.work.listed[index].as_ref().and_then(|listed| listed.as_deref())
-        } else {
-            None
-        };
         // Memoised when the sets and the required values each fit in 128 bits.
         let fits = !self.at_root && sets.len() > 2 && cage.parts.len() * size <= 128;
         let packed = if fits { memo::pack(&sets, size) } else { None };
@@ -974,6 +964,11 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 memo::unpack(packed_required, cage.parts.len(), size, &mut required);
             }
             None => {
+                // Only `?` cages are listed (see `cage::completions`).
+                let listed = match cage.op {
+                    Op::Any => self.work.listed[index].get_or_insert_with(|| cage::completions(cage, size)).as_deref(),
+                    _ => None,
+                };
                 cage::supports(cage, size, &sets, &mut keep, &mut required, self.at_root, listed);
                 if let Some(p) = packed {
                     let kept = memo::pack(&keep, size).expect("as many cells as the sets");
