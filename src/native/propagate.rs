@@ -655,7 +655,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             let v = index.iter().enumerate().fold(0, |v, (j, plane)| v | ((plane[word] >> bit) as usize & 1) << j);
             // An earlier single of the value shares a group with this one.
             if !has(&boards[v], cell) {
-                self.blame_first_clash(singles, index);
+                self.blame_first_clash(singles, index, cell, v);
                 return Err(Contradiction);
             }
             clear(&mut boards[v], &self.work.peers[cell], &mut self.changed);
@@ -680,12 +680,14 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// in cell order, as [`Propagator::place_all`] does) first finds taken
     /// by an earlier single: the same as the search has always blamed, so
     /// that the weights, and the trees, do not depend on the order the
-    /// singles are placed in. `index` is the singles' values, bit-sliced.
+    /// singles are placed in. `index` is the singles' values, bit-sliced;
+    /// `clash`, of value `value`, is the first clash in cell order, so the
+    /// first of its value: only a lower value can clash before it.
     #[cold]
-    fn blame_first_clash(&mut self, singles: &Bits<W>, index: &[Bits<W>]) {
+    fn blame_first_clash(&mut self, singles: &Bits<W>, index: &[Bits<W>], clash: usize, value: usize) {
         #[cfg(test)]
         CLASHES_BY_CELL.set(CLASHES_BY_CELL.get() + 1);
-        for v in 0..self.size() {
+        for v in 0..value {
             let mine = index.iter().enumerate().fold(*singles, |mine, (j, plane)| match v >> j & 1 {
                 1 => and(&mine, plane),
                 _ => and_not(&mine, plane),
@@ -699,6 +701,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 peers = std::array::from_fn(|i| peers[i] | self.work.peers[cell][i]);
             }
         }
+        self.blame([clash]);
     }
 
     /// Places value `v` (from 0) in every cell of `cells`, which must be
