@@ -810,10 +810,18 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         let size = self.size();
         let seen = &mut seen[..size];
         let mut found = false;
+        // The values to look at as a mask, found without a branch on each,
+        // and kept up to date as singles are placed: the same values in the
+        // same order as a test of each against its last look, whose
+        // outcome the processor mispredicted often (forum_hardest 10%
+        // faster, 17-clue 1–2% slower; the same trees).
+        let mut changed = 0u32;
         for v in 0..size {
-            if same(&seen[v], &boards[v]) {
-                continue;
-            }
+            changed |= u32::from(!same(&seen[v], &boards[v])) << v;
+        }
+        while changed != 0 {
+            let v = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
             seen[v] = boards[v];
             let singles = bands::singles(wide(&boards[v])).ok_or(Contradiction)?;
             let singles = and_not(&narrow(singles), &boards[size]);
@@ -821,7 +829,11 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             // them one by one left the second to fail a look later (forum
             // hardest: 184 nodes a puzzle to 176).
             if !is_empty(&singles) {
-                for board in &mut boards[..size] {
+                // A later value that loses a place is looked at in this
+                // pass, an earlier one in the next, as by the test of each.
+                let later = !((2u32 << v) - 1);
+                for (u, board) in boards[..size].iter_mut().enumerate() {
+                    changed |= u32::from(!is_empty(&and(board, &singles))) << u & later;
                     *board = and_not(board, &singles);
                 }
                 boards[v] = std::array::from_fn(|i| boards[v][i] | singles[i]);
@@ -867,10 +879,16 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             return Ok(false);
         }
         let mut pruned = false;
-        for (places, seen) in boards[..size].iter_mut().zip(&mut self.work.in_bands_seen) {
-            if same(places, seen) {
-                continue;
-            }
+        let seen = &mut self.work.in_bands_seen[..size];
+        // As a mask, as in `hidden_singles_seen`.
+        let mut changed = 0u32;
+        for v in 0..size {
+            changed |= u32::from(!same(&boards[v], &seen[v])) << v;
+        }
+        while changed != 0 {
+            let v = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (places, seen) = (&mut boards[v], &mut seen[v]);
             let board = wide(places);
             let kept = bands::prune(board).ok_or(Contradiction)?;
             if kept != board {
