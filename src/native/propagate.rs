@@ -44,8 +44,10 @@ const PAIRS_FIRST_UP_TO: usize = 9;
 /// 1–2%, while 17-clue Sudoku is proved unique 44% faster (168k puzzles
 /// a second to 243k) and forum_hardest 6% faster (8,881 to 9,433). Up to
 /// 30 or 35, all three were slower than up to 45; up to 40, within a few
-/// percent of it.
-const BANDS_WHILE_PLACED: u32 = 45;
+/// percent of it. Up to 55 since session 53, once the values to prune
+/// were found without a branch on each: 17-clue 2.8% faster than up to
+/// 45, forum_hardest and serg within 1%; 65 the same, up to 81 slower.
+const BANDS_WHILE_PLACED: u32 = 55;
 
 /// Hidden singles are looked for while at most this share (in percent) of
 /// the cells are placed. Deeper, naked singles find nearly all of what
