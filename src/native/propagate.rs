@@ -1082,6 +1082,68 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::{BoxShape, Puzzle};
+
+    /// On 9×9 Sudoku, each node that propagates without a contradiction,
+    /// down random paths of the search, is left where the looks in bands
+    /// find nothing more: no value has an unplaced hidden single while
+    /// they are looked for, and every value has been pruned for box–line
+    /// interactions as it now stands while that is done (pruning once, as
+    /// `box_lines` does: a second pruning can take more, since the
+    /// stacks' pairings change with the bands'). A value that the looks
+    /// skipped as unchanged, when it had changed, would fail this.
+    #[test]
+    fn propagation_in_bands_leaves_no_hidden_single_or_box_line_behind() {
+        let puzzles = [
+            &b"98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2"[..],
+            b"98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
+            b"98.7..6..5...9..7...7..4...4...327....65...9.......3.11...8.5...2.........54...8.",
+            b".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6...",
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+        let (mut nodes, mut with_box_lines) = (0, 0);
+        for givens in puzzles {
+            let givens: Vec<u8> = givens.iter().map(|&b| if b == b'.' { 0 } else { b - b'0' }).collect();
+            let puzzle = Puzzle::sudoku(9, Some(BoxShape { rows: 3, cols: 3 }), &givens).unwrap();
+            let layout = Layout::new(&puzzle);
+            assert!(layout.shape.in_bands);
+            for _ in 0..30 {
+                let mut prop = Propagator::<2, 9>::new(&layout);
+                let mut boards = Vec::new();
+                prop.root(&mut boards);
+                while prop.run(&mut boards).is_ok() {
+                    let placed = count(&boards[9]);
+                    for board in &boards[..9] {
+                        let board = wide(board);
+                        if placed <= prop.hidden_while_placed {
+                            let singles = bands::singles(board).expect("room for every value");
+                            assert_eq!(singles & !wide(&boards[9]), 0, "a hidden single left behind");
+                        }
+                    }
+                    if placed <= BANDS_WHILE_PLACED {
+                        assert_eq!(&boards[..9], &prop.work.in_bands_seen[..9], "a value left unpruned");
+                    }
+                    nodes += 1;
+                    with_box_lines += usize::from(placed <= BANDS_WHILE_PLACED);
+                    let open: Vec<usize> = members(&and_not(&prop.all, &boards[9])).collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    prop.propagated(&boards);
+                    let cell = open[rng.random_range(0..open.len())];
+                    let values = prop.values(&boards, cell);
+                    let v =
+                        (0..9).filter(|v| values >> v & 1 == 1).nth(rng.random_range(0..values.count_ones() as usize));
+                    prop.place(&mut boards, cell, v.expect("a candidate"));
+                }
+                prop.finish();
+            }
+        }
+        assert!(
+            nodes > 200 && with_box_lines > 100,
+            "the paths should be long: {nodes} nodes, {with_box_lines} pruned"
+        );
+    }
     use rand::{RngExt, SeedableRng};
 
     /// [`count`] of sets of `W` words: empty, full, and random at every
