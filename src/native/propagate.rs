@@ -1082,7 +1082,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{BoxShape, Puzzle};
+    use crate::puzzle::{Cage, Cell, Group, Op, Puzzle};
 
     /// On 9×9 Sudoku, each node that propagates without a contradiction,
     /// down random paths of the search, is left where the looks in bands
@@ -1102,9 +1102,13 @@ mod tests {
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
         let (mut nodes, mut with_box_lines) = (0, 0);
+        let boxes: Vec<Group> = (0..9)
+            .map(|b| Group::new((0..9).map(|i| Cell::new(b / 3 * 3 + i / 3, b % 3 * 3 + i % 3)).collect()))
+            .collect();
         for givens in puzzles {
-            let givens: Vec<u8> = givens.iter().map(|&b| if b == b'.' { 0 } else { b - b'0' }).collect();
-            let puzzle = Puzzle::sudoku(9, Some(BoxShape { rows: 3, cols: 3 }), &givens).unwrap();
+            let given = |i: usize| Cage::new(Op::Given, u64::from(givens[i] - b'0'), vec![Cell::new(i / 9, i % 9)]);
+            let cages = (0..81).filter(|&i| givens[i].is_ascii_digit()).map(|i| given(i).unwrap()).collect();
+            let puzzle = Puzzle::new(9, boxes.clone(), cages).unwrap();
             let layout = Layout::new(&puzzle);
             assert!(layout.shape.in_bands);
             for _ in 0..30 {
