@@ -1083,6 +1083,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 mod tests {
     use super::*;
     use crate::puzzle::{Cage, Cell, Group, Op, Puzzle};
+    use rand::{RngExt, SeedableRng};
 
     /// On 9×9 Sudoku, each node that propagates without a contradiction,
     /// down random paths of the search, is left where the looks in bands
@@ -1145,10 +1146,9 @@ mod tests {
         }
         assert!(
             nodes > 200 && with_box_lines > 100,
-            "the paths should be long: {nodes} nodes, {with_box_lines} pruned"
+            "the paths should be long: {nodes} nodes, {with_box_lines} of them pruned"
         );
     }
-    use rand::{RngExt, SeedableRng};
 
     /// [`count`] of sets of `W` words: empty, full, and random at every
     /// density, against the words' own counts.
