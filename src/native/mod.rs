@@ -157,8 +157,25 @@ const PROBE_ON_RESTART_ABOVE: usize = 9;
 /// On grids with no cages but their givens, how many open peers weigh as
 /// much as one contradiction in a cell's heft, against which its
 /// candidates are counted in choosing the cell to branch on (see
-/// [`lightest_load`]).
-const PEERS_A_FAILURE: u64 = 4;
+/// [`lightest_load`]): on grids up to [`DECISIONS_BLAMED_UP_TO`], and
+/// above. On 9×9 Sudoku one, with the decisions blamed, proved
+/// forum_hardest_1905_11+ unique in 6.65M nodes against 7.27M at four
+/// (4 alone: 7.04M); on 30 Sudoku of 25×25 (`generate --kind sudoku
+/// --size 25 --seed 1..30`, `--limit 2`) one took 1.91M nodes against
+/// 1.08M at four.
+const PEERS_A_FAILURE: [u64; 2] = [1, 4];
+
+/// On grids with no cages but their givens, up to this size, a decision
+/// whose value fails at once also weighs on its cell, as its
+/// contradiction's cells do (see [`Search::most_constrained`]). With
+/// [`PEERS_A_FAILURE`], proving Sudoku unique (nodes): forum_hardest_1905_11+
+/// 7.27M → 6.65M, forum_hardest_1106 77,688 → 65,915, magictour 28,477 →
+/// 28,668, 17-clue 112,105 → 112,455; serg's first 2,000 counted 878,532 →
+/// 878,453. Above 9×9 it made the trees larger (25×25: 1.08M → 2.36M nodes
+/// on the 30 above, one puzzle 103k → 1.26M; 200 generated 16×16: 7,521 →
+/// 8,557), and with cages too (Keen's unreasonable no-op set, counted:
+/// 123k → 170k).
+const DECISIONS_BLAMED_UP_TO: usize = 9;
 
 /// When a search restarts from the root.
 #[derive(Clone, Copy)]
@@ -316,10 +333,15 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     /// The values probing took from cells at the root of this cube (cell,
     /// values as a set), taken again at each restart.
     probed: Vec<(usize, u32)>,
-    /// Whether a cell's open peers add to its heft in choosing the cell to
-    /// branch on (see [`Search::most_constrained`]): on grids with no cages
-    /// but their givens, where a cell's peers are all it is constrained by.
-    by_open_peers: bool,
+    /// How many open peers weigh as much as a contradiction in a cell's
+    /// heft in choosing the cell to branch on (see
+    /// [`Search::most_constrained`]), if its open peers add to it: on grids
+    /// with no cages but their givens, where a cell's peers are all it is
+    /// constrained by.
+    peers_a_failure: Option<u64>,
+    /// Whether a decision whose value fails at once weighs on its cell
+    /// (see [`DECISIONS_BLAMED_UP_TO`]).
+    blame_decisions: bool,
 }
 
 impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
@@ -348,7 +370,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             solutions_before: 0,
             last_conflict: None,
             probed: Vec::new(),
-            by_open_peers: layout.cage_count() == 0,
+            peers_a_failure: (layout.cage_count() == 0)
+                .then_some(PEERS_A_FAILURE[usize::from(layout.size > DECISIONS_BLAMED_UP_TO)]),
+            blame_decisions: layout.cage_count() == 0 && layout.size <= DECISIONS_BLAMED_UP_TO,
         }
     }
 
@@ -498,6 +522,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 }
                 Err(_) => {
                     self.counters.failures += 1;
+                    if self.blame_decisions {
+                        self.prop.blame([cell]);
+                    }
                     let (failures, solutions) = (self.counters.failures, self.counters.solutions);
                     if failures % ASK_EVERY == 0 && (self.give_up)(failures, solutions) {
                         flow = ControlFlow::Break(Stop::Asked);
@@ -586,7 +613,10 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// 89,183 to 78,259; counting serg's, they grew by 1%. With cages, peers
     /// are not all that constrains a cell, and the trees moved at random
     /// (Keen's no-op 9×9 sets, counted: from 15% smaller to 60% larger, 16%
-    /// larger in all). ARCHITECTURE.md has the variants measured.
+    /// larger in all). On such a grid up to 9×9, a decision whose value
+    /// fails at once weighs on its cell too, and a failure as much as one
+    /// open peer (see [`DECISIONS_BLAMED_UP_TO`]). ARCHITECTURE.md has the
+    /// variants measured.
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.size();
         let open = and_not(&self.prop.all, &boards[size]);
@@ -609,8 +639,12 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 carry = next;
             }
         }
-        let peers = self.by_open_peers.then(|| (self.prop.peers(), self.prop.most_peers()));
-        lightest_load(&open, &digits[..planes], peers, self.prop.weight(), self.prop.max_weight)
+        let degree = self.peers_a_failure.map(|a_failure| Degree {
+            peers: self.prop.peers(),
+            most: self.prop.most_peers(),
+            a_failure,
+        });
+        lightest_load(&open, &digits[..planes], degree, self.prop.weight(), self.prop.max_weight)
     }
 
     /// Reports a solution: `boards` with every cell placed, or those of an
@@ -642,11 +676,24 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     }
 }
 
+/// What a cell's open peers add to its heft in choosing the cell to
+/// branch on (see [`lightest_load`]).
+#[derive(Clone, Copy)]
+struct Degree<'a, const W: usize> {
+    /// Each cell's peers.
+    peers: &'a [Bits<W>],
+    /// The most peers a cell has.
+    most: u32,
+    /// How many open peers weigh as much as a contradiction (see
+    /// [`PEERS_A_FAILURE`]).
+    a_failure: u64,
+}
+
 /// The open cell with the least load, the first such. A cell's load is
-/// its candidates per unit of heft: its weight, or with `peers` (each
-/// cell's, and the most a cell has), [`PEERS_A_FAILURE`] times its weight
-/// and its open peers. Candidate counts are `digits`, bit-sliced (bit i of
-/// a cell's count in `digits[i]`), and no weight is above `max_weight`.
+/// its candidates per unit of heft: its weight, or with `degree`,
+/// `degree.a_failure` times its weight and its open peers. Candidate
+/// counts are `digits`, bit-sliced (bit i of a cell's count in
+/// `digits[i]`), and no weight is above `max_weight`.
 ///
 /// The cells are looked at class by class of candidate count, from the
 /// fewest, and only up to the first class that could not hold a lighter
@@ -656,16 +703,16 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
 fn lightest_load<const W: usize>(
     open: &Bits<W>,
     digits: &[Bits<W>],
-    peers: Option<(&[Bits<W>], u32)>,
+    degree: Option<Degree<'_, W>>,
     weight: &[u32],
     max_weight: u32,
 ) -> Option<usize> {
-    let heft = |cell: usize| match peers {
-        Some((peers, _)) => PEERS_A_FAILURE * u64::from(weight[cell]) + u64::from(count(&and(&peers[cell], open))),
+    let heft = |cell: usize| match degree {
+        Some(d) => d.a_failure * u64::from(weight[cell]) + u64::from(count(&and(&d.peers[cell], open))),
         None => u64::from(weight[cell]),
     };
-    let max_heft = match peers {
-        Some((_, most)) => PEERS_A_FAILURE * u64::from(max_weight) + u64::from(most),
+    let max_heft = match degree {
+        Some(d) => d.a_failure * u64::from(max_weight) + u64::from(d.most),
         None => u64::from(max_weight),
     };
     let mut best: Option<(u64, u64, usize)> = None;
@@ -924,7 +971,7 @@ mod tests {
             assert!(!by_cell.0.is_empty());
             assert!(by_cell == search(&puzzle, true), "another tree cell by cell: {puzzle:?}");
         }
-        assert!(CLASHES_BY_CELL.get() > 100, "singles should clash often ({})", CLASHES_BY_CELL.get());
+        assert!(CLASHES_BY_CELL.get() > 50, "singles should clash often ({})", CLASHES_BY_CELL.get());
     }
 
     /// A Sudoku of boxes of `rows` × `cols` cells over the square with cell
@@ -1220,15 +1267,15 @@ mod tests {
     fn lightest_by_scan(
         open: &Bits<2>,
         digits: &[Bits<2>; 5],
-        peers: Option<&[Bits<2>]>,
+        peers: Option<(&[Bits<2>], u64)>,
         weight: &[u32],
     ) -> Option<usize> {
         let mut best: Option<(u64, u64, usize)> = None;
         for cell in members(open) {
             let w = u64::from(weight[cell]);
             let h = match peers {
-                Some(peers) => {
-                    PEERS_A_FAILURE * w + members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u64
+                Some((peers, a_failure)) => {
+                    a_failure * w + members(&peers[cell]).filter(|&peer| has(open, peer)).count() as u64
                 }
                 None => w,
             };
@@ -1285,8 +1332,10 @@ mod tests {
             let max_weight = weight.iter().copied().max().unwrap();
             let pick = lightest_load(&open, &digits, None, &weight, max_weight);
             assert_eq!(pick, lightest_by_scan(&open, &digits, None, &weight));
-            let by_peers = lightest_load(&open, &digits, Some((&peers, most_peers)), &weight, max_weight);
-            assert_eq!(by_peers, lightest_by_scan(&open, &digits, Some(&peers), &weight));
+            let a_failure = PEERS_A_FAILURE[rng.random_range(0..PEERS_A_FAILURE.len())];
+            let degree = Degree { peers: &peers, most: most_peers, a_failure };
+            let by_peers = lightest_load(&open, &digits, Some(degree), &weight, max_weight);
+            assert_eq!(by_peers, lightest_by_scan(&open, &digits, Some((&peers, a_failure)), &weight));
             differ += usize::from(by_peers != pick);
             none += usize::from(pick.is_none());
             let two = |cell| candidates(&digits, cell) == 2;

@@ -582,7 +582,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     }
 
     /// Counts a contradiction against `cells`.
-    fn blame(&mut self, cells: impl IntoIterator<Item = usize>) {
+    pub(super) fn blame(&mut self, cells: impl IntoIterator<Item = usize>) {
         for cell in cells {
             self.work.weight[cell] = self.work.weight[cell].saturating_add(1);
             self.max_weight = self.max_weight.max(self.work.weight[cell]);
