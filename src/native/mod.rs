@@ -940,6 +940,73 @@ mod tests {
         assert!(failures > 100, "the puzzles should make the search fail ({failures} failures)");
     }
 
+    /// The 9×9 Sudoku of `givens` (81 bytes, a digit or `.` a cell), built
+    /// from the model's data.
+    fn sudoku(givens: &[u8]) -> Puzzle {
+        let boxes: Vec<Group> = (0..9)
+            .map(|b| Group::new((0..9).map(|i| Cell::new(b / 3 * 3 + i / 3, b % 3 * 3 + i % 3)).collect()))
+            .collect();
+        let given = |i: usize| givens[i].is_ascii_digit();
+        let cage = |i: usize| Cage::new(Op::Given, u64::from(givens[i] - b'0'), vec![Cell::new(i / 9, i % 9)]);
+        Puzzle::new(9, boxes, (0..81).filter(|&i| given(i)).map(|i| cage(i).unwrap()).collect()).unwrap()
+    }
+
+    #[test]
+    fn a_decision_that_fails_at_once_weighs_on_its_cell_on_a_9x9_sudoku() {
+        let puzzle = sudoku(b"98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2");
+        let layout = Layout::new(&puzzle);
+        // No value fails at once at this root: a node one decision below it
+        // where some open cell has values that do, and that cell, found by a
+        // propagator of its own, so that its blames leave the weights below
+        // alone. As the search does, hidden singles are looked for from the
+        // parent's boards.
+        let mut prop = Propagator::<2, 9>::new(&layout);
+        let mut root = Vec::new();
+        prop.root(&mut root);
+        prop.run(&mut root).unwrap();
+        let child_of = |prop: &mut Propagator<2, 9>, parent: &[Bits<2>], cell: usize, v: usize| {
+            let mut child = parent.to_vec();
+            prop.propagated(parent);
+            prop.place(&mut child, cell, v);
+            prop.run(&mut child).ok().map(|()| child)
+        };
+        let choices = |prop: &Propagator<2, 9>, boards: &[Bits<2>]| {
+            members(&and_not(&prop.all, &boards[9]))
+                .flat_map(|cell| {
+                    let values = prop.values(boards, cell);
+                    (0..9).filter(move |&v| values >> v & 1 == 1).map(move |v| (cell, v))
+                })
+                .collect::<Vec<_>>()
+        };
+        assert!(choices(&prop, &root).into_iter().all(|(cell, v)| child_of(&mut prop, &root, cell, v).is_some()));
+        let (node, cell, fails) = choices(&prop, &root)
+            .into_iter()
+            .find_map(|(x, v)| {
+                let node = child_of(&mut prop, &root, x, v)?;
+                let mut fails = [0u32; 81];
+                for (cell, v) in choices(&prop, &node) {
+                    fails[cell] += u32::from(child_of(&mut prop, &node, cell, v).is_none());
+                }
+                let cell = (0..81).max_by_key(|&cell| fails[cell])?;
+                (fails[cell] > 0).then_some((node, cell, fails[cell]))
+            })
+            .expect("some node one decision down has values that fail at once");
+        prop.finish();
+        // Branched on first there, the cell weighs one more for each of
+        // those values; placed beneath, it is in no later contradiction.
+        for blame in [true, false] {
+            let (mut give_up, mut on_solution) = (|_, _| false, || ControlFlow::Continue(()));
+            let mut search = Search::<2, 9>::new(&layout, None, &mut give_up, Report::Count(&mut on_solution));
+            assert!(search.blame_decisions, "a 9×9 Sudoku has its decisions blamed");
+            search.blame_decisions = blame;
+            let mut boards = node.clone();
+            search.last_conflict = Some(cell);
+            assert!(search.branch(&mut boards, 0).is_continue());
+            assert_eq!(search.prop.weight()[cell], 1 + if blame { fails } else { 0 });
+            search.finish();
+        }
+    }
+
     #[test]
     fn naked_singles_placed_cell_by_cell_make_the_trees_of_value_by_value() {
         use propagate::{CLASHES_BY_CELL, SINGLES_VALUE_BY_VALUE};
@@ -950,14 +1017,7 @@ mod tests {
             b"98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
             b"98.7..6..5...9..7...7..4...4...327....65...9.......3.11...8.5...2.........54...8.",
         ];
-        let boxes: Vec<Group> = (0..9)
-            .map(|b| Group::new((0..9).map(|i| Cell::new(b / 3 * 3 + i / 3, b % 3 * 3 + i % 3)).collect()))
-            .collect();
-        let sudokus = hardest.map(|givens| {
-            let given = |i: usize| givens[i].is_ascii_digit();
-            let cage = |i: usize| Cage::new(Op::Given, u64::from(givens[i] - b'0'), vec![Cell::new(i / 9, i % 9)]);
-            Puzzle::new(9, boxes.clone(), (0..81).filter(|&i| given(i)).map(|i| cage(i).unwrap()).collect()).unwrap()
-        });
+        let sudokus = hardest.map(sudoku);
         let search = |puzzle: &Puzzle, by_value: bool| {
             SINGLES_VALUE_BY_VALUE.set(by_value);
             let found = if puzzle.size() == 9 { first::<2, 9>(puzzle, 2000) } else { first::<1, 0>(puzzle, 2000) };
