@@ -942,7 +942,7 @@ mod tests {
 
     /// The 9×9 Sudoku of `givens` (81 bytes, a digit or `.` a cell), built
     /// from the model's data.
-    fn sudoku(givens: &[u8]) -> Puzzle {
+    fn sudoku_of(givens: &[u8]) -> Puzzle {
         let boxes: Vec<Group> = (0..9)
             .map(|b| Group::new((0..9).map(|i| Cell::new(b / 3 * 3 + i / 3, b % 3 * 3 + i % 3)).collect()))
             .collect();
@@ -953,7 +953,7 @@ mod tests {
 
     #[test]
     fn a_decision_that_fails_at_once_weighs_on_its_cell_on_a_9x9_sudoku() {
-        let puzzle = sudoku(b"98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2");
+        let puzzle = sudoku_of(b"98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2");
         let layout = Layout::new(&puzzle);
         // No value fails at once at this root: a node one decision below it
         // where some open cell has values that do, and that cell, found by a
@@ -1017,7 +1017,7 @@ mod tests {
             b"98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
             b"98.7..6..5...9..7...7..4...4...327....65...9.......3.11...8.5...2.........54...8.",
         ];
-        let sudokus = hardest.map(sudoku);
+        let sudokus = hardest.map(sudoku_of);
         let search = |puzzle: &Puzzle, by_value: bool| {
             SINGLES_VALUE_BY_VALUE.set(by_value);
             let found = if puzzle.size() == 9 { first::<2, 9>(puzzle, 2000) } else { first::<1, 0>(puzzle, 2000) };
