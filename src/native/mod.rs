@@ -167,14 +167,17 @@ const PEERS_A_FAILURE: [u64; 2] = [1, 4];
 
 /// On grids with no cages but their givens, up to this size, a decision
 /// whose value fails at once also weighs on its cell, as its
-/// contradiction's cells do (see [`Search::most_constrained`]). With
-/// [`PEERS_A_FAILURE`], proving Sudoku unique (nodes): forum_hardest_1905_11+
-/// 7.27M → 6.65M, forum_hardest_1106 77,688 → 65,915, magictour 28,477 →
-/// 28,668, 17-clue 112,105 → 112,455; serg's first 2,000 counted 878,532 →
-/// 878,453. Above 9×9 it made the trees larger (25×25: 1.08M → 2.36M nodes
-/// on the 30 above, one puzzle 103k → 1.26M; 200 generated 16×16: 7,521 →
-/// 8,557), and with cages too (Keen's unreasonable no-op set, counted:
-/// 123k → 170k).
+/// contradiction's cells do, and a cell all of whose values failed is not
+/// branched on first (no last-conflict reasoning; see
+/// [`Search::most_constrained`]). With [`PEERS_A_FAILURE`], proving Sudoku
+/// unique (nodes): forum_hardest_1905_11+ 7.27M → 6.65M, and 6.35M
+/// without the last conflict; forum_hardest_1106 77,688 → 65,915 → 64,621;
+/// magictour 28,477 → 28,668 → 28,133; 17-clue 112,105 → 112,455 →
+/// 113,714; serg's first 2,000 counted 878,532 → 878,453 → 878,469. Above
+/// 9×9 blaming the decisions made the trees larger (25×25: 1.08M → 2.36M
+/// nodes on the 30 above, one puzzle 103k → 1.26M; 200 generated 16×16:
+/// 7,521 → 8,557), and with cages too (Keen's unreasonable no-op set,
+/// counted: 123k → 170k).
 const DECISIONS_BLAMED_UP_TO: usize = 9;
 
 /// When a search restarts from the root.
@@ -328,7 +331,8 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     endgame_open: [usize; 2],
     /// The last cell every value of which failed: branched on first
     /// wherever it is open, until one of its values holds (see
-    /// [`Search::most_constrained`]).
+    /// [`Search::most_constrained`]); none is kept where decisions are
+    /// blamed.
     last_conflict: Option<usize>,
     /// The values probing took from cells at the root of this cube (cell,
     /// values as a set), taken again at each restart.
@@ -339,8 +343,8 @@ struct Search<'a, 'f, const W: usize, const N: usize> {
     /// with no cages but their givens, where a cell's peers are all it is
     /// constrained by.
     peers_a_failure: Option<u64>,
-    /// Whether a decision whose value fails at once weighs on its cell
-    /// (see [`DECISIONS_BLAMED_UP_TO`]).
+    /// Whether a decision whose value fails at once weighs on its cell, in
+    /// place of last-conflict reasoning (see [`DECISIONS_BLAMED_UP_TO`]).
     blame_decisions: bool,
 }
 
@@ -540,7 +544,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
                 }
             }
         }
-        if flow.is_continue() && !held {
+        if flow.is_continue() && !held && !self.blame_decisions {
             self.last_conflict = Some(cell);
         }
         self.levels.path.pop();
@@ -614,9 +618,9 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// are not all that constrains a cell, and the trees moved at random
     /// (Keen's no-op 9×9 sets, counted: from 15% smaller to 60% larger, 16%
     /// larger in all). On such a grid up to 9×9, a decision whose value
-    /// fails at once weighs on its cell too, and a failure as much as one
-    /// open peer (see [`DECISIONS_BLAMED_UP_TO`]). ARCHITECTURE.md has the
-    /// variants measured.
+    /// fails at once weighs on its cell too, a failure as much as one open
+    /// peer, and there is no last conflict (see [`DECISIONS_BLAMED_UP_TO`]).
+    /// ARCHITECTURE.md has the variants measured.
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.size();
         let open = and_not(&self.prop.all, &boards[size]);
