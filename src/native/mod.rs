@@ -160,9 +160,9 @@ const PROBE_ON_RESTART_ABOVE: usize = 9;
 /// [`lightest_load`]): on grids up to [`DECISIONS_BLAMED_UP_TO`], and
 /// above. On 9×9 Sudoku one, with the decisions blamed, proved
 /// forum_hardest_1905_11+ unique in 6.65M nodes against 7.27M at four
-/// (4 alone: 7.04M); on 30 Sudoku of 25×25 (`generate --kind sudoku
-/// --size 25 --seed 1..30`, `--limit 2`) one took 1.91M nodes against
-/// 1.08M at four.
+/// (one without the decisions blamed: 7.04M); on 30 Sudoku of 25×25
+/// (`generate --kind sudoku --size 25 --seed 1..30`, `--limit 2`) one took
+/// 1.91M nodes against 1.08M at four.
 const PEERS_A_FAILURE: [u64; 2] = [1, 4];
 
 /// On grids with no cages but their givens, up to this size, a decision
