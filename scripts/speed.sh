@@ -1,218 +1,153 @@
 #!/usr/bin/env bash
-# Prints the README's speed tables: cagey's native and SAT backends side by
-# side with the peers, measured in this one run (one thread, release build,
-# medians of RUNS runs, default 5).
+# The one way to measure cagey's speed. Every figure the README shows comes
+# from `scripts/speed.sh table`.
 #
-#   scripts/speed.sh [CORPORA] [ORACLE] [CPSAT]
+#   scripts/speed.sh table              the README's table (release build)
+#   scripts/speed.sh compare A B [FILE…] two builds of the throughput example
+#                                       in turns, median ratio of B to A
+#   scripts/speed.sh instructions [LIMIT] FILE…
+#                                       callgrind's instruction counts (needs
+#                                       valgrind): repeatable on a busy machine
 #
-# CORPORA: the public sets (default ../shared/corpora: sudoku/ and
-# kenken/keen-levels/). ORACLE: the `sudoku` crate harness binary (default
-# ../shared/peers/sudoku-crate/target/release/sudoku-oracle; build it with
-# `cargo build --release` there). CPSAT: "PYTHON SCRIPT" to run OR-tools
-# CP-SAT (default: /tmp/ortools/bin/python with ../shared/peers/cpsat_kenken.py,
-# if that python exists; `python3 -m venv /tmp/ortools && /tmp/ortools/bin/pip
-# install ortools`). A peer that is missing is left out of the table.
-# KEEN=path: Keen's own solver timed by scripts/keen/keen_time.c (default
-# target/keen/keen_time, which scripts/keen.sh builds); without it, the
-# Keen column holds the corpus README's figures.
-# CAGEY=path measures that binary instead of this tree's. BAND1=1 adds the band1 count (about two minutes a run; one run); LARGE=0
-# leaves out the large random puzzles (up to 60 s each), SMALL=0 the 9×9
-# Sudoku and Keen tables before them.
+# `table` runs on what the repository ships (puzzles/ and puzzles that
+# `cagey generate` makes), one thread, medians of RUNS runs (default 5).
+# Peers join when they are there: the `sudoku` crate's harness
+# (../shared/peers/sudoku-crate, built with `cargo build --release` there)
+# and CP-SAT (CPSAT="PYTHON SCRIPT", default /tmp/ortools/bin/python with
+# ../shared/peers/cpsat_kenken.py). A missing peer leaves a `-`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpora=${1:-../shared/corpora}
-oracle=${2:-../shared/peers/sudoku-crate/target/release/sudoku-oracle}
-cpsat=${3:-/tmp/ortools/bin/python ../shared/peers/cpsat_kenken.py}
 runs=${RUNS:-5}
-# CAGEY=path measures another build (an older one, to compare).
-cagey=${CAGEY:-target/release/cagey}
-[ -n "${CAGEY:-}" ] || cargo build --release --quiet
-# Solving alone, the puzzles read first, as the sudoku crate's harness does.
-throughput=${THROUGHPUT:-target/release/examples/throughput}
-[ -n "${THROUGHPUT:-}" ] || cargo build --release --quiet --example throughput
+oracle=../shared/peers/sudoku-crate/target/release/sudoku-oracle
+cpsat=${CPSAT:-/tmp/ortools/bin/python ../shared/peers/cpsat_kenken.py}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The median wall time, in seconds, of `runs` runs of the command.
-median_time() {
+median() { sort -g | awk -v f="${1:-%.0f}" '{ t[NR] = $1 } END { printf f, t[int((NR + 1) / 2)] }'; }
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; } # a key=value field of a line
+
+build() {
+    cargo build --release --quiet --example throughput
+    cargo build --release --quiet
+    throughput=target/release/examples/throughput
+    cagey=target/release/cagey
+}
+
+# A Sudoku row: native's and SAT's rate solving only (the puzzles read
+# first, as the crate's harness does), and the crate's, in turns a round.
+sudoku_row() { # label, file, limit (2 or all), unit (puzzles or solutions), oracle mode
+    local label=$1 file=$2 limit=$3 unit=$4 mode=$5 peer=-
     for _ in $(seq "$runs"); do
-        local start end
-        start=$(date +%s%N)
-        "$@" >/dev/null 2>&1 || true
-        end=$(date +%s%N)
-        echo $(((end - start) / 1000))
-    done | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] / 1e6 }'
-}
-
-# Per-puzzle solve times of cagey (its JSON `elapsed_ms`) over `runs` runs:
-# the median over runs for each puzzle, then "MEDIAN MAX" over the puzzles.
-per_puzzle() { # backend, file, count arguments...
-    local backend=$1 file=$2
-    shift 2
-    for _ in $(seq "$runs"); do
-        "$cagey" count --jobs 1 --format json --backend "$backend" "$@" "$file" |
-            grep '"elapsed_ms"' | sed 's/.*"elapsed_ms":\([0-9.]*\).*/\1/' | awk '{ print NR, $1 }'
-    done | sort -k1,1n -k2,2g | awk '
-        { t[$1, ++k[$1]] = $2; if ($1 > n) n = $1 }
-        END { for (i = 1; i <= n; i++) print t[i, int((k[i] + 1) / 2)] }' | median_max
-}
-
-# The median of numbers, one a line, printed with FORMAT (default whole).
-median_of() {
-    sort -g | awk -v f="${1:-%.0f}" '{ t[NR] = $1 } END { printf f, t[int((NR + 1) / 2)] }'
-}
-
-# "MEDIAN MAX" of numbers, one a line.
-median_max() {
-    sort -g | awk '{ t[NR] = $1 } END { printf "%.3f %.3f", t[int((NR + 1) / 2)], t[NR] }'
-}
-
-# The same from CP-SAT, one puzzle at a time (its `total=` time: model and
-# search).
-cpsat_per_puzzle() { # file, extra arguments...
-    local file=$1
-    shift
-    rm -f "$tmp"/p.*
-    awk -v dir="$tmp" '/^# [0-9]/ { n++ } { print > (dir "/p." n) }' "$file"
-    for p in "$tmp"/p.*; do
-        for _ in $(seq "$runs"); do
-            $cpsat "$@" "$p" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p'
-        done | sort -g | awk '{ t[NR] = $1 } END { print 1000 * t[int((NR + 1) / 2)] }'
-    done | median_max
-}
-
-ms() { echo "$1" | awk '{ printf "%s ms (worst %s)", $1, $2 }'; }
-have_cpsat() { [ -x "${cpsat%% *}" ]; }
-
-if [ "${SMALL:-1}" != 0 ]; then
-    echo "### Sudoku (9×9, whole corpus files, one thread)"
-    echo
-    echo "| work | puzzles | cagey native, command line | cagey native, solving only | sudoku crate, solving only | native / crate |"
-    echo "|---|---|---|---|---|---|"
-    sudoku=$corpora/sudoku
-    sudoku_row() { # label, file, cagey count arguments, oracle mode, unit
-        local label=$1 file=$2 args=$3 mode=$4 unit=$5
-        [ -f "$file" ] || return 0
-        local n t mine solving peer=- ratio=-
-        n=$(grep -cv '^#' "$file")
-        t=$(median_time "$cagey" count --jobs 1 --backend native $args "$file")
-        if [ "$unit" = puzzles ]; then
-            mine=$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.0f", n / t }')
-        else
-            local total
-            total=$("$cagey" count --jobs 1 --backend native "$file" | awk '{ s += $1 } END { print s }')
-            mine=$(awk -v t="$t" -v s="$total" 'BEGIN { printf "%.0f", s / t }')
-        fi
-        local limit=${args##* }
-        # Solving only, native and the crate in turn, one run each a round,
-        # each timed as the crate's harness times it (a pass to warm up, then
-        # passes for at least a second): the machine's speed drifts, so the
-        # ratio is the median of each round's, taken from runs side by side.
-        for _ in $(seq "$runs"); do
-            MIN_SECS=1 "$throughput" "$file" "${limit:-all}" 1 | tr ' ' '\n' | sed -n "s/^${unit}_per_sec=//p" | tr '\n' ' '
-            if [ -x "$oracle" ]; then
-                "$oracle" "$mode" 1 1 "$file" | awk -v unit="$unit" '{
-                    for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-                    # The rate has one decimal: below 1,000 a second (band1),
-                    # the time a puzzle is the finer figure.
-                    r = f["median_puzzles_per_sec"]; if (r < 1000) r = 1e6 / f["usec_per_puzzle"]
-                    if (unit != "puzzles") r = r * f["checksum"] / f["n"]
-                    printf "%.0f", r }'
-            fi
-            echo
-        done >"$tmp/rounds"
-        solving=$(awk '{ print $1 }' "$tmp/rounds" | median_of)
+        for backend in native sat; do
+            MIN_SECS=1 "$throughput" "$file" "$limit" 1 "$backend" | field "${unit}_per_sec" | tr '\n' ' '
+        done
         if [ -x "$oracle" ]; then
-            peer=$(awk '{ print $2 }' "$tmp/rounds" | median_of)
-            ratio=$(awk '{ print $1 / $2 }' "$tmp/rounds" | median_of "%.2f×")
-        fi
-        printf '| %s | %s | %s %s/s (%s s) | %s %s/s | %s %s/s | %s |\n' "$label" "$n" "$mine" "$unit" "$t" "$solving" "$unit" "$peer" "$unit" "$ratio"
-    }
-    sudoku_row "uniqueness (count --limit 2), 17-clue" "$sudoku/puzzles2_17_clue" "--limit 2" count2 puzzles
-    sudoku_row "uniqueness, forum_hardest_1905_11+" "$sudoku/puzzles5_forum_hardest_1905_11+" "--limit 2" count2 puzzles
-    sudoku_row "count every solution, serg set" "$sudoku/puzzles7_serg_benchmark" "" countall solutions
-    if [ "${BAND1:-0}" = 1 ]; then
-        runs=1 sudoku_row "count every solution, band1" "$sudoku/band1_completions_10.txt" "" countall solutions
-        /usr/bin/time -f "band1 peak RSS: %M KB" "$cagey" count --jobs 1 --backend native "$sudoku/band1_completions_10.txt" >/dev/null
-fi
-
-echo
-echo "### Keen's 9×9 puzzles by level (30 a level; per-puzzle solve time, median and worst)"
-echo
-keen=$corpora/kenken/keen-levels
-keen_time=${KEEN:-target/keen/keen_time}
-if [ -x "$keen_time" ] && [ -f "$keen/ids.tsv" ]; then
-    echo "Keen's own solver is run in turn with native, a process each a round: $(cat "$(dirname "$keen_time")/version" 2>/dev/null || echo "$keen_time"), built by scripts/keen.sh. The ratio is the median of the rounds' ratios."
-else
-    keen_time=""
-    echo "Keen's own solver is not run here (scripts/keen.sh builds it): its figures are the corpus README's, measured on this kind of machine."
-fi
-echo
-echo "| level | standard, prove unique: native, command line | native, solving only | Keen | native vs Keen | no-op, count all: native | SAT | CP-SAT |"
-echo "|---|---|---|---|---|---|---|---|"
-keen_ms() { case $1 in e) echo 0.11 ;; n) echo 0.13 ;; h) echo 0.28 ;; x) echo 1.26 ;; u) echo 6.30 ;; esac; }
-for level in e n h x u; do
-    [ -f "$keen/9d$level.txt" ] || continue
-    standard=$(per_puzzle native "$keen/9d$level.txt" --limit 2)
-    # The corpus's method: each puzzle timed in a process that solves the
-    # whole set RUNS times. A process runs at one of the machine's two
-    # speeds (about 1.5 apart, whichever core it runs on), so RUNS of them
-    # are run, each followed by one of Keen's if it is here, and the median
-    # of their figures taken, as the Sudoku rows take the median of their
-    # rounds. A round's line: native's median and worst, then Keen's.
-    for _ in $(seq "$runs"); do
-        "$throughput" "$keen/9d$level.txt" 2 "$runs" native per-puzzle |
-            sed -n 's/.*per_puzzle_median_ms=\([0-9.]*\) per_puzzle_worst_ms=\([0-9.]*\).*/\1 \2/p' | tr '\n' ' '
-        if [ -n "$keen_time" ]; then
-            awk -v level="9d$level" '$1 == level' "$keen/ids.tsv" | "$keen_time" "$runs" | awk '{ print $3 }' | median_max
+            "$oracle" "$mode" 1 1 "$file" | awk -v unit="$unit" '{
+                for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+                r = f["median_puzzles_per_sec"]; if (unit != "puzzles") r = r * f["checksum"] / f["n"]
+                printf "%.0f", r }'
         fi
         echo
-    done >"$tmp/keen"
-    solving="$(awk '{ print $1 }' "$tmp/keen" | median_of %.4f) $(awk '{ print $2 }' "$tmp/keen" | median_of %.4f)"
-    if [ -n "$keen_time" ]; then
-        by_keen="$(awk '{ print $3 }' "$tmp/keen" | median_of %.3f) ms (worst $(awk '{ print $4 }' "$tmp/keen" | median_of %.2f))"
-        faster=$(awk '{ print $3 / $1 }' "$tmp/keen" | median_of "%.1f× faster")
-    else
-        by_keen="$(keen_ms $level) ms"
-        faster=$(awk -v a="${solving%% *}" -v b="$(keen_ms $level)" 'BEGIN { printf "%.1f× faster", b / a }')
-    fi
-    native=$(per_puzzle native "$keen/9d$level-noop.txt")
-    sat=$(per_puzzle sat "$keen/9d$level-noop.txt")
-    peer=-
-    if have_cpsat; then peer=$(ms "$(cpsat_per_puzzle "$keen/9d$level-noop.txt")"); fi
-    echo "| $level | $(ms "$standard") | $(ms "$solving") | $by_keen | $faster | $(ms "$native") | $(ms "$sat") | $peer |"
-done
-fi
-
-[ "${LARGE:-1}" = 0 ] && exit 0
-echo
-echo "### Large random KenKen (\`cagey generate --size N [--noop] --seed S\`, seeds 1-5, 60 s timeout)"
-echo
-echo "| puzzles | question | native | SAT | CP-SAT |"
-echo "|---|---|---|---|---|"
-large_row() { # label, generate arguments, count arguments
-    local label=$1 gen=$2 args=$3 native="" sat="" peer=""
-    for seed in 1 2 3 4 5; do
-        "$cagey" generate $gen --seed "$seed" >"$tmp/large.txt"
-        for backend in native sat; do
-            local start end t
-            start=$(date +%s%N)
-            if timeout 60 "$cagey" count --jobs 1 --backend "$backend" $args "$tmp/large.txt" >/dev/null 2>&1; then
-                end=$(date +%s%N)
-                t=$(awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }')
-            else
-                t=">60"
-            fi
-            if [ $backend = native ]; then native="$native $t"; else sat="$sat $t"; fi
-        done
-        if have_cpsat; then
-            peer="$peer $($cpsat --limit "${args##* }" "$tmp/large.txt" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p')"
-        fi
-    done
-    echo "| $label | count $args | ${native# } s | ${sat# } s | ${peer:- -} s |"
+    done >"$tmp/rounds"
+    [ -x "$oracle" ] && peer="$(awk '{ print $3 }' "$tmp/rounds" | median)/s"
+    printf '| %s | %s/s | %s/s | sudoku crate %s |\n' "$label" \
+        "$(awk '{ print $1 }' "$tmp/rounds" | median)" "$(awk '{ print $2 }' "$tmp/rounds" | median)" "$peer"
 }
-if [ "${LARGE:-1}" != 0 ]; then
-    large_row "20×20" "--size 20" "--limit 10"
-    large_row "20×20 no-op" "--size 20 --noop" "--limit 2"
-    large_row "25×25" "--size 25" "--limit 2"
-fi
+
+# A KenKen row: the median and worst of each puzzle's median time.
+kenken_row() { # label, file, limit
+    local label=$1 file=$2 limit=$3 cells=() peer=-
+    for backend in native sat; do
+        cells+=("$("$throughput" "$file" "$limit" "$runs" "$backend" per-puzzle |
+            sed -n 's/.*per_puzzle_median_ms=\([0-9.]*\) per_puzzle_worst_ms=\([0-9.]*\).*/\1 ms (worst \2)/p')")
+    done
+    if [ -x "${cpsat%% *}" ] && [ "$limit" = all ]; then
+        rm -f "$tmp"/p.*
+        awk -v dir="$tmp" '/^# [0-9]/ { n++ } { print > (dir "/p." n) }' "$file"
+        peer="CP-SAT $(for p in "$tmp"/p.*; do
+            $cpsat "$p" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p' | awk '{ print 1000 * $1 }'
+        done | median %.1f) ms"
+    fi
+    printf '| %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "$peer"
+}
+
+# A row of generated puzzles: each seed's time through the command line.
+generated_row() { # label, generate arguments, limit
+    local label=$1 gen=$2 limit=$3 cells=()
+    for backend in native sat; do
+        local times=""
+        for seed in 1 2 3 4 5; do
+            # shellcheck disable=SC2086
+            "$cagey" generate $gen --seed "$seed" >"$tmp/g.txt"
+            local start end
+            start=$(date +%s%N)
+            if timeout 60 "$cagey" count --jobs 1 --backend "$backend" --limit "$limit" "$tmp/g.txt" >/dev/null; then
+                end=$(date +%s%N)
+                times="$times $(awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }')"
+            else
+                times="$times >60"
+            fi
+        done
+        cells+=("${times# } s")
+    done
+    printf '| %s | %s | %s | - |\n' "$label" "${cells[0]}" "${cells[1]}"
+}
+
+table() {
+    build
+    echo "| work | native | SAT | peer |"
+    echo "|---|---|---|---|"
+    sudoku_row "200 17-clue Sudoku, prove unique" puzzles/sudoku/seventeen-clue-200.txt 2 puzzles count2
+    sudoku_row "200 forum_hardest Sudoku, prove unique" puzzles/sudoku/forum-hardest-200.txt 2 puzzles count2
+    sudoku_row "a Sudoku with 1,555 solutions, count" puzzles/sudoku/serg-1555-solutions.txt all solutions countall
+    kenken_row "30 Keen 9×9 unreasonable, prove unique" puzzles/kenken/keen-9x9-u.txt 2
+    kenken_row "the same, no-op, count every solution" puzzles/kenken/keen-9x9-u-noop.txt all
+    generated_row "\`generate --size 25\`, seeds 1–5, prove unique" "--size 25" 2
+    generated_row "\`generate --size 20 --noop\`, seeds 1–5, prove unique" "--size 20 --noop" 2
+    echo
+    echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); medians of $runs runs; one thread."
+}
+
+compare() { # A B FILE…: solving rate of B over A, a run of each a round
+    local a=${1:?usage: scripts/speed.sh compare A B [FILE…]} b=${2:?usage: scripts/speed.sh compare A B [FILE…]}
+    shift 2
+    [ $# -gt 0 ] || set -- puzzles/sudoku/seventeen-clue-200.txt puzzles/sudoku/forum-hardest-200.txt \
+        puzzles/kenken/keen-9x9-u.txt puzzles/kenken/keen-9x9-u-noop.txt
+    echo "| file | A puzzles/s | B puzzles/s | B / A |"
+    echo "|---|---|---|---|"
+    for file in "$@"; do
+        limit=2
+        case $file in *noop* | *serg*) limit=all ;; esac
+        for _ in $(seq "${RUNS:-9}"); do
+            ra=$(MIN_SECS=1 "$a" "$file" "$limit" 1 | field puzzles_per_sec)
+            rb=$(MIN_SECS=1 "$b" "$file" "$limit" 1 | field puzzles_per_sec)
+            echo "$ra $rb"
+        done >"$tmp/ab"
+        printf '| %s | %s | %s | %s |\n' "$(basename "$file")" "$(awk '{ print $1 }' "$tmp/ab" | median)" \
+            "$(awk '{ print $2 }' "$tmp/ab" | median)" "$(awk '{ print $2 / $1 }' "$tmp/ab" | median %.3f×)"
+    done
+}
+
+instructions() { # [LIMIT] FILE…: the solving's instructions and mispredicted branches
+    local limit=2
+    case ${1:-} in 2 | all) limit=$1; shift ;; esac
+    [ $# -gt 0 ] || { echo "usage: scripts/speed.sh instructions [2|all] FILE…" >&2; exit 2; }
+    build
+    echo "| file | instructions | mispredicted branches |"
+    echo "|---|---|---|"
+    for file in "$@"; do
+        valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$tmp/cg" \
+            --toggle-collect='cagey::solver::Solver::count' "$throughput" "$file" "$limit" 1 native >/dev/null
+        # PROGRAM TOTALS: Ir, Bc, Bcm, Bi, Bim, each with its share; the
+        # mispredicted branches are Bcm + Bim.
+        callgrind_annotate "$tmp/cg" 2>/dev/null | awk -v f="$(basename "$file")" '/PROGRAM TOTALS/ {
+            gsub(",", ""); printf "| %s | %.0f | %.0f |\n", f, $1, $5 + $9 }'
+    done
+}
+
+case ${1:-table} in
+    table) table ;;
+    compare) shift; compare "$@" ;;
+    instructions) shift; instructions "$@" ;;
+    *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+esac

@@ -53,32 +53,25 @@
 //! for [`Stats`].
 #![warn(missing_docs)]
 
-mod analysis;
-mod backend;
-mod cage_change;
-mod certificate;
-pub mod check;
-mod error;
+// The layers, each using only the ones above it in this list.
+mod crosscheck;
 pub mod format;
-pub mod generate;
 mod native;
-mod portfolio;
 mod puzzle;
 mod sat;
+mod setter;
 mod solver;
-mod split;
-mod stats;
-mod suggest;
-mod verify;
 
-pub use analysis::Analysis;
-pub use backend::Backend;
-pub use cage_change::CageChange;
-pub use certificate::{Certificate, CertificateError};
-pub use error::{ParseError, ParseErrorKind, SolveError, WriteError};
+pub use crosscheck::{check, generate};
+pub use format::{ParseError, ParseErrorKind, WriteError};
+pub use puzzle::backend::Backend;
+pub use puzzle::stats::Stats;
+pub use puzzle::verify::{Violation, verify};
 pub use puzzle::{BoxShape, Cage, Cell, Grid, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 pub use sat::SatError;
+pub use setter::analysis::Analysis;
+pub use setter::cage_change::CageChange;
+pub use setter::certificate::{Certificate, CertificateError};
+pub use setter::suggest::Suggestion;
+pub use solver::error::SolveError;
 pub use solver::{Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
-pub use stats::Stats;
-pub use suggest::Suggestion;
-pub use verify::{Violation, verify};

@@ -17,11 +17,13 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module path a file defines: `src/sat/encode.rs` is `sat::encode`;
-/// `mod.rs`, `lib.rs` and `main.rs` stand for their directory.
+/// The module path a file defines: `src/sat/encode.rs` is `sat::encode`,
+/// and in the binary, whose root is `src/cli/main.rs`, `src/cli/solve.rs` is
+/// `solve`; `mod.rs`, `lib.rs` and `main.rs` stand for their directory.
 fn module_of(file: &Path) -> Vec<String> {
+    let root = if file.starts_with("src/cli") { "src/cli" } else { "src" };
     let mut parts: Vec<String> =
-        file.strip_prefix("src").unwrap().with_extension("").iter().map(|p| p.to_string_lossy().into()).collect();
+        file.strip_prefix(root).unwrap().with_extension("").iter().map(|p| p.to_string_lossy().into()).collect();
     if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
         parts.pop();
     }
@@ -97,7 +99,7 @@ fn find_cycle(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Option<Vec<PathBu
 fn graph(binary: bool) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
-    let is_binary = |f: &PathBuf| f.starts_with("src/cli") || f == Path::new("src/main.rs");
+    let is_binary = |f: &PathBuf| f.starts_with("src/cli");
     files.retain(|f| is_binary(f) == binary);
     let modules: BTreeMap<Vec<String>, PathBuf> = files.iter().map(|f| (module_of(f), f.clone())).collect();
     files.iter().map(|f| (f.clone(), references(f, &modules))).collect()
@@ -116,13 +118,46 @@ fn no_source_file_imports_itself_through_others() {
 fn the_scan_sees_the_imports_it_must() {
     let graph = graph(false);
     let refs = |file: &str| &graph[Path::new(file)];
-    assert!(refs("src/solver.rs").contains(Path::new("src/native/mod.rs")), "crate:: paths");
+    assert!(refs("src/solver/mod.rs").contains(Path::new("src/native/mod.rs")), "crate:: paths");
     assert!(refs("src/sat/encode.rs").contains(Path::new("src/sat/tuples.rs")), "super:: paths");
     assert!(refs("src/sat/mod.rs").contains(Path::new("src/sat/encode.rs")), "a module's children");
-    assert!(refs("src/format/kenken.rs").contains(Path::new("src/puzzle.rs")), "crate::{{…}} groups");
+    assert!(refs("src/format/kenken.rs").contains(Path::new("src/puzzle/mod.rs")), "crate::{{…}} groups");
     let cyclic = BTreeMap::from([
         (PathBuf::from("a"), BTreeSet::from([PathBuf::from("b")])),
         (PathBuf::from("b"), BTreeSet::from([PathBuf::from("a")])),
     ]);
     assert_eq!(find_cycle(&cyclic), Some(vec![PathBuf::from("a"), PathBuf::from("b")]));
+}
+
+/// The library's layers, lowest first: a folder of `src/` may use its own
+/// files and those of the layers below it, never one beside or above it.
+const LAYERS: &[&[&str]] = &[&["puzzle"], &["format", "native", "sat"], &["solver"], &["setter", "crosscheck"]];
+
+/// The layer of a library file, and its folder; `None` for `lib.rs`.
+fn layer_of(file: &Path) -> Option<(usize, String)> {
+    let folder = file.strip_prefix("src").unwrap().iter().next()?.to_string_lossy().into_owned();
+    let layer = LAYERS.iter().position(|layer| layer.contains(&folder.as_str()));
+    assert!(layer.is_some() || folder == "lib.rs", "{} is in no layer: add its folder to LAYERS", file.display());
+    layer.map(|layer| (layer, folder))
+}
+
+#[test]
+fn each_layer_uses_only_the_layers_below_it() {
+    let graph = graph(false);
+    for (file, targets) in &graph {
+        let Some((layer, folder)) = layer_of(file) else { continue };
+        for target in targets {
+            let (their_layer, their_folder) = layer_of(target).expect("nothing uses lib.rs");
+            assert!(
+                their_folder == folder || their_layer < layer,
+                "{} (layer {layer}) uses {} (layer {their_layer})",
+                file.display(),
+                target.display()
+            );
+        }
+    }
+    assert!(
+        graph[Path::new("src/setter/analysis.rs")].contains(Path::new("src/solver/mod.rs")),
+        "the scan sees the layers"
+    );
 }

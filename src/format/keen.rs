@@ -21,7 +21,7 @@
 //! one piece: a puzzle with other cages, groups or cells in no cage has no
 //! game ID.
 
-use crate::error::{ParseError, ParseErrorKind, WriteError};
+use crate::format::error::{ParseError, ParseErrorKind, WriteError};
 use crate::puzzle::{Cage, Cell, MAX_SIZE, Op, Puzzle, Target, in_one_piece};
 
 use super::options::Parsed;

@@ -35,7 +35,7 @@ use std::fmt::Write as _;
 
 use itertools::Itertools;
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::format::error::{ParseError, ParseErrorKind};
 use crate::puzzle::{BoxShape, Cage, Cell, Group, InvalidPuzzle, MAX_SIZE, Op, Puzzle, Target};
 
 use super::fields::fields;

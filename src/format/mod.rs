@@ -2,6 +2,7 @@
 //! Sudoku line and grid formats, and Keen game IDs, with auto-detection.
 
 mod detect;
+mod error;
 mod fields;
 pub mod keen;
 pub mod kenken;
@@ -10,8 +11,8 @@ mod reader;
 mod stream;
 pub mod sudoku;
 
-use crate::error::ParseError;
 pub use detect::detect;
+pub use error::{ParseError, ParseErrorKind, WriteError};
 pub use options::{Boxes, Format, ParseOptions, Parsed};
 pub use stream::Parser;
 

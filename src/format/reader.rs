@@ -1,7 +1,7 @@
 //! What the KenKen and Sudoku readers share: text handed over a line at a
 //! time, so that memory follows the puzzle being read, not the text.
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::format::error::{ParseError, ParseErrorKind};
 
 use super::options::Parsed;
 

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::format::error::{ParseError, ParseErrorKind};
 
 use super::detect::detect_line;
 use super::fields::fields;

@@ -16,7 +16,7 @@
 //! `.........` nine times is nine empty 3×3 puzzles: put spaces between the
 //! cells of a grid to make it unambiguous.
 
-use crate::error::{ParseError, ParseErrorKind, WriteError};
+use crate::format::error::{ParseError, ParseErrorKind, WriteError};
 use crate::puzzle::{BoxShape, MAX_SIZE, Op, Puzzle, value_symbol};
 
 use super::options::{Boxes, Parsed};

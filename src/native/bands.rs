@@ -54,8 +54,7 @@ struct Tables {
     /// exactly one of the set, with [`EMPTY`] if some box holds none.
     /// The flags of empty groups ride in the same words as the lone places,
     /// so that a band takes one lookup fewer and no shifts to put its rows
-    /// together (17-clue Sudoku, the first 1,000: 30.8M instructions
-    /// against 29.0M; forum_hardest, the first 100: 76.6M against 73.2M).
+    /// together.
     lone_box_columns: [u32; 512],
 }
 
@@ -177,16 +176,13 @@ pub(super) fn singles(board: u128) -> Option<u128> {
 /// cells of any board.
 const NO_ROOM: u128 = u128::MAX;
 
-/// [`singles`], or [`NO_ROOM`]. Not inlined: inlined, `singles` took 1.5%
-/// fewer instructions but ran 1.4–1.9% slower (session 45).
+/// [`singles`], or [`NO_ROOM`]. Not inlined: inlined, it ran slower.
 ///
 /// A number comes back in registers, where an `Option` of one goes
 /// through memory, and every band's work is done whether or not a group
 /// has no room, the flag folded into the result without a branch: with
 /// an early return, the compiler tested all three bands' flags first and
-/// kept their workings on the stack meanwhile (17-clue Sudoku, the first
-/// 1,000: 28.0M instructions against 27.4M; forum_hardest, the first 100,
-/// 71.8M against 70.8M; 1–4% faster on the Sudoku sets).
+/// kept their workings on the stack meanwhile.
 #[inline(never)]
 fn lone_places(board: u128) -> u128 {
     let tables = &TABLES;
@@ -194,17 +190,13 @@ fn lone_places(board: u128) -> u128 {
     // in one; and the bands' lone places and boxes, whose `EMPTY` bit says
     // whether a row or box has no place, tested once at the end rather
     // than band by band, so that each band is done with before the next
-    // (fewer values kept across bands; 17-clue Sudoku 0.5–1% faster,
-    // forum_hardest 0–2%).
+    // (fewer values kept across bands).
     let (mut once, mut twice, mut out, mut flags) = (0u32, 0u32, 0u128, 0u32);
     for k in 0..3 {
         let cells = (board >> (27 * k)) as u32 & BAND;
         let rows = [cells & ROW, cells >> 9 & ROW, cells >> 18];
-        // Each row's lone place, or that it has none, looked up: fewer
-        // instructions than working them out from `row & (row - 1)` and
-        // testing each row (17-clue Sudoku, the first 1,000: 34.7M against
-        // 36.7M), and faster (17-clue 3–5%, forum_hardest 1–3%, each
-        // step measured by interleaved medians).
+        // Each row's lone place, or that it has none, looked up: cheaper
+        // than working them out from `row & (row - 1)` and testing each row.
         let lone_rows = tables.lone_row[0][rows[0] as usize]
             | tables.lone_row[1][rows[1] as usize]
             | tables.lone_row[2][rows[2] as usize];

@@ -16,8 +16,8 @@
 //! Pairs and cages checked exactly also report the values that every
 //! completion puts in the cells the cage has in one group: the rest of
 //! that group cannot hold them. This reasoning across a cage and a group
-//! is stronger than either alone: it makes the search trees of Keen's 9×9
-//! puzzles, standard and no-op, 3 to 6 times smaller.
+//! is stronger than either alone, and shrinks KenKen search trees several
+//! times over.
 
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitOr, Shl, Shr};
@@ -32,6 +32,9 @@ use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
 use super::layout::Layout;
 use super::layout::{CageLayout, Part};
 use super::pairs;
+use super::tuning::{
+    EXACT_COMBINATIONS, EXACT_COMBINATIONS_ANY, LISTED_CELLS, MOST_COMPLETIONS, ROOT_EXACT_ABOVE, ROOT_EXACT_LIMIT,
+};
 use crate::puzzle::Op;
 
 /// The values each cell of `cage` can keep, against its op and target and
@@ -100,48 +103,14 @@ pub(super) fn supports(
 }
 
 /// Cages of `op` in an N×N grid of `size` whose candidates combine in at
-/// most this many ways are checked exactly. A `?` cage gains more from it:
-/// the bounds of a sum and of a product together prune far less than
-/// either alone, and the values required in a part come only from the
-/// exact check (on Keen's no-op 9×9 puzzles, a limit of 1,024 rather than
-/// 128 makes the median 1.2–2× faster; for the other ops, it makes the
-/// easy ones slower). Above 9×9 the other ops gain too: on 155 random
-/// 25×25 puzzles (`generate --size 25`, seeds 1–155, `--limit 2`), a limit
-/// of 2,048 rather than 128 took the geometric mean of native's times from
-/// 50–102 ms to 30–60 ms and left 17 past 10 s instead of 20, and 20×20
-/// ones from 2.1 to 1.5 ms; limits from 512 to 8,192 did about as well,
-/// larger ones worse. Which puzzles stay slow changes at random.
-/// A `?` limit of 16,384 took a 9×9 of `fuzz --mix` with `?` cages of
-/// four to six cells (seed 8841, case 629: 669 solutions; SAT and CP-SAT
-/// past 120 and 300 s) from 17.3M nodes and 75 s to 1.8M and 22 s, but
-/// Keen's no-op 9×9 sets up to 1.8 times slower (easy: 63–81 ms → 114–130).
-///
-/// At the root, cages above 16×16 are checked exactly up to
-/// [`ROOT_EXACT_LIMIT`] combinations, whatever their op.
+/// most this many ways are checked exactly (see the knobs in `tuning.rs`).
 fn exact_limit(op: Op, size: usize, at_root: bool) -> u32 {
     match op {
-        _ if at_root && size > 16 => ROOT_EXACT_LIMIT,
-        Op::Any => 1024,
-        _ if size > 9 => 2048,
-        _ => 128,
+        _ if at_root && size > ROOT_EXACT_ABOVE => ROOT_EXACT_LIMIT,
+        Op::Any => EXACT_COMBINATIONS_ANY,
+        _ => EXACT_COMBINATIONS[usize::from(size > 9)],
     }
 }
-
-/// What is pruned at the root, the whole search inherits, and the root is
-/// propagated once (again at each restart): there, above 16×16, cages are
-/// checked exactly up to this many combinations, so that the search starts
-/// from their exact supports where it would have had bounds. Native,
-/// `count --limit 2`, 10 s timeout, geometric mean and runs past 10 s:
-/// `generate --size 25 --seed 1..95` 64.7 ms and 11 → 47.2 ms and 7,
-/// seeds 96–155 64.3 ms and 6 → 62.4 ms and 5 (65,536: 53 ms and 9, then
-/// 85 ms and 7; 262,144 on seeds 1–95: 59 ms and 10); 20×20 seeds 1–60
-/// 2.7 → 2.5 ms, no-op 13.1 → 12.4 ms. Which puzzles stay slow still
-/// changes at random (seed 3 of 25×25: 2.9 → 4.7 s). On 16×16 the root's
-/// larger checks cost more than they save (0.7–0.8 → 1.0 ms, no-op 1.7 →
-/// 1.9 ms: its puzzles take a millisecond, with no tail to cure), and
-/// more so on Keen's standard 9×9 puzzles, mostly solved at the root
-/// (15–46% more instructions).
-const ROOT_EXACT_LIMIT: u32 = 16_384;
 
 /// An exact check of a `+`, `*` or `?` cage of three or more cells: every
 /// combination of candidates that keeps apart the cells sharing a group is
@@ -158,8 +127,7 @@ struct Exact<'a> {
     /// The cells in the order they are chosen: the cage's, but for the
     /// cell with the most candidates, which goes last. The last cell's
     /// values are looked up, not tried, so that order tries the fewest
-    /// combinations (with the division below, 9% fewer instructions on
-    /// Keen's no-op 9×9 sets).
+    /// combinations.
     order: [u8; 64],
     keep: &'a mut [u32],
     /// The cage's parts (see [`CageLayout::parts`]) and the values found
@@ -252,8 +220,7 @@ impl<'a> Exact<'a> {
     fn chosen_in(&self, cells: u64) -> u32 {
         // A loop over the cells asked about only, a pattern the same at
         // every node of one cage: cheaper than a fixed loop over eight
-        // slots that masks the rest (5–6% fewer instructions on Keen's
-        // no-op 9×9 sets, whose sets here hold two or three cells).
+        // slots that masks the rest.
         let (mut rest, mut t) = (cells, 0);
         while rest != 0 {
             t |= self.chosen[rest.trailing_zeros() as usize];
@@ -267,14 +234,8 @@ impl<'a> Exact<'a> {
 /// or a product), listed once for each kind of cage: revising the cage
 /// is then a pass over the list where [`Exact`] would search. The
 /// supports and required values are the same, and so are the trees.
-///
-/// On Keen's no-op 9×9 sets, counting every solution, the five levels
-/// took 17–25% fewer instructions (easy 738M → 554M, unreasonable 2,783M
-/// → 2,121M), and 16 perturbed no-op 16×16 puzzles of `fuzz` 20–40%
-/// less time. Listing `+` and `*` cages too cost more than it saved:
-/// their search prunes well by bounds and divisors, and Keen's standard
-/// 9×9 sets took up to a fifth more instructions, most of them making
-/// lists.
+/// `+` and `*` cages are not listed: their search prunes well by bounds and
+/// divisors, and making their lists cost more than it saved.
 pub(super) struct Completions {
     cells: usize,
     parts: usize,
@@ -287,16 +248,6 @@ pub(super) struct Completions {
     /// the first cell's candidates are read.
     starts: [u16; 33],
 }
-
-/// `?` cages of three cells up to this many, with as many parts at most,
-/// are listed (see [`Completions`]). Up to five: Keen's no-op sets took
-/// 2–9% more instructions than up to four.
-pub(super) const LISTED_CELLS: usize = 4;
-
-/// A cage with more completions than this is left to [`Exact`]. On Keen's
-/// no-op 9×9 sets, 512 took 1–6% fewer instructions than 256; 1,024 made
-/// no list more.
-const MOST_COMPLETIONS: usize = 512;
 
 impl Completions {
     /// The completions of a `?` cage of `target` in an N×N grid of `size`
@@ -831,8 +782,8 @@ mod tests {
 
     #[test]
     fn required_values_are_in_every_completion_above_nine_by_nine() {
-        // Where sums and products are checked exactly up to 2,048
-        // combinations rather than 128.
+        // Where sums and products are checked exactly up to more
+        // combinations than up to 9×9.
         let (compared, large, _, by_list) = compare_with_brute_force(12, 600, false);
         assert!(compared > 200, "compared {compared}");
         assert!(large > 50, "{large} checked exactly beyond 128 combinations");

@@ -34,25 +34,6 @@ pub(super) fn open_up_to(size: usize, hidden_while_placed: usize) -> [usize; 2] 
     [(size * size).saturating_sub(hidden_while_placed + 1).min(MAX_OPEN), MAX_OPEN]
 }
 
-/// A search seldom fails once it has made this many nodes, fewer than
-/// one in [`LOOSE_NODES_A_FAILURE`] failing. Its nodes then gain little
-/// from the hidden singles and box–line pruning that the endgame does
-/// without, and the endgame's nodes cost a fraction of the search's.
-/// Counting every solution of a Sudoku of the serg set, one node in 23
-/// fails, and the endgame taking every node with up to 64 open cells
-/// took the set's first 200 from 156.8M instructions to 104.4M. Proving
-/// Sudoku unique fails more often (forum_hardest one node in 1.7, 17-clue
-/// one in 2.6), and there the endgame without hidden singles made the
-/// search trees 18 (forum_hardest) to 46 (17-clue) times larger.
-pub(super) const LOOSE_AFTER_NODES: u64 = 16;
-
-/// See [`LOOSE_AFTER_NODES`]. One in 4 rather than 8 took serg's first
-/// 200 from 102.8M instructions to 101.1M (2.4% faster), the
-/// sixteen-clue set from 1,202M to 1,213M (1% slower), and left the
-/// 17-clue and forum_hardest trees as they were; one in 3 gave
-/// forum_hardest 2.4% more instructions.
-pub(super) const LOOSE_NODES_A_FAILURE: u64 = 4;
-
 #[cfg(test)]
 thread_local! {
     /// Tests set this to leave nodes to the endgame up to so many open

@@ -188,10 +188,9 @@ impl Shape {
 
 /// Partner tables and divisor sets built lately on this thread, by op,
 /// target and size: the targets of a file of KenKen repeat from puzzle to
-/// puzzle, and building these was a tenth of the time of an easy 9×9.
-/// Keyed by a few small integers of the thread's own cages, so the quick
-/// hash of rustc's tables serves (the default one, built to resist
-/// chosen keys, took 0.3 µs of an easy 9×9's 21).
+/// puzzle, and building them costs as much as solving an easy one. Keyed
+/// by a few small integers of the thread's own cages, so the quick hash of
+/// rustc's tables serves.
 #[derive(Default)]
 struct Tables {
     /// The pair tables of targets up to N² (every target a pair can reach)
@@ -376,8 +375,7 @@ impl Layout {
 
     /// Adds the cages of `puzzle` but its givens, with their cells, `apart`
     /// sets and parts, in one pass. Kept out of the givens' loop, which is
-    /// all a Sudoku needs: done there, it cost 17-clue Sudoku 96
-    /// instructions a puzzle.
+    /// all a Sudoku needs.
     #[inline(never)]
     fn add_cages(&mut self, puzzle: &Puzzle, shape: &Shape, tables: &mut Tables) {
         let size = puzzle.size();

@@ -4,15 +4,12 @@
 
 use std::cell::RefCell;
 
+use super::tuning::MEMO_BITS;
+
 /// Entries in the cache of a search of an N×N grid of `size` (a power of
-/// two). A large grid's cages come back with more candidate sets: on
-/// 25×25 seed 3 of `generate`, 58% of lookups hit with 2¹² entries, 70%
-/// with 2¹⁴ (1 MB) and 77% with 2¹⁶; with 2¹⁴, 20×20 and 25×25 puzzles
-/// take 9–11% fewer instructions (and 3% less time on twelve of them, in
-/// eight rounds). Up to 9×9 (Keen's no-op sets), the larger tables were
-/// as fast or slower.
+/// two; see [`MEMO_BITS`]).
 fn entries(size: usize) -> usize {
-    if size <= 9 { 1 << 12 } else { 1 << 14 }
+    1 << MEMO_BITS[usize::from(size > 9)]
 }
 
 /// One remembered revision: the cage, its cells' candidate sets packed
@@ -138,7 +135,8 @@ mod tests {
         let mut large = Memo::new(25);
         assert_eq!(large.get(4, sets), None, "another search, of another size");
         large.put(4, sets, 0b001, 0);
-        assert_eq!(large.entries.len(), 1 << 14, "a table of its own size");
+        assert_eq!(large.entries.len(), entries(25), "a table of its own size");
+        assert_ne!(entries(25), entries(9));
         assert_eq!(large.get(4, sets), Some((0b001, 0)));
     }
 }

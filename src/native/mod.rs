@@ -22,16 +22,21 @@ mod nogoods;
 mod pairs;
 mod propagate;
 mod spare;
+mod tuning;
 
 use std::ops::ControlFlow;
 
+use crate::puzzle::stats::Stats;
 use crate::puzzle::{Grid, Puzzle};
-use crate::stats::Stats;
 use endgame::Endgame;
 use layout::Layout;
 use layout::members;
 use nogoods::{Decision, Nogoods};
 use propagate::{Bits, Boards, Contradiction, Propagator, and, and_not, count, has, is_empty};
+use tuning::{
+    ASK_EVERY, DECISIONS_BLAMED_UP_TO, FIRST_RESTART, LOOSE_AFTER_NODES, LOOSE_NODES_A_FAILURE, PEERS_A_FAILURE,
+    PROBE_ABOVE, PROBE_ON_RESTART_ABOVE,
+};
 
 /// What a native search did.
 #[derive(Default)]
@@ -47,8 +52,7 @@ pub(crate) enum Report<'f> {
     /// Hands the solution's grid to the callback.
     Grid(&'f mut dyn FnMut(&Grid) -> ControlFlow<()>),
     /// Tells the callback that one more was found, without building its
-    /// grid: for a count, which has no use for it (the serg set, every
-    /// solution counted: 9% faster).
+    /// grid: for a count, which has no use for it.
     Count(&'f mut dyn FnMut() -> ControlFlow<()>),
 }
 
@@ -72,9 +76,6 @@ pub(crate) fn enumerate(
     enumerate_until(puzzle, cubes, &mut |_, _| false, Report::Grid(on_solution))
 }
 
-/// Failures (or probes) between two questions to `give_up`.
-const ASK_EVERY: u64 = 64;
-
 /// Reports every solution of `puzzle` as `report` says, as it is found,
 /// until the search space is exhausted or its callback returns `Break`; asks
 /// `give_up(failures, solutions)` every [`ASK_EVERY`] failures (and
@@ -93,7 +94,7 @@ pub(crate) fn enumerate_until<'f>(
     give_up: &'f mut dyn FnMut(u64, u64) -> bool,
     report: Report<'f>,
 ) -> Stats {
-    let restarts = Some(Restarts { first: 100, after_a_solution: false });
+    let restarts = Some(Restarts { first: FIRST_RESTART, after_a_solution: false });
     enumerate_with(puzzle, cubes, restarts, Probe::for_size, give_up, report)
 }
 
@@ -130,56 +131,6 @@ impl Probe {
     }
 }
 
-/// Grids above this size have the root of each cube probed once (see
-/// [`Search::probe`]). Native, `count --limit 2`, 10 s timeout, geometric
-/// mean and runs past 10 s, without and with: `generate --size 25 --seed
-/// 1..40` 28.3 ms and 1 → 27.3 ms and 0 (seed 3 6.6 s → 0.63, seed 35
-/// 6.1 s → 0.12); `--seed 41..155` 79.2 ms and 12 → 72.3 ms and 10;
-/// `--size 20 --noop --seed 1..95` 13.8 ms and 4 → 12.5 ms and 3; `--size
-/// 20 --seed 1..60` 2.4 → 3.4 ms, none past. On Keen's no-op 9×9 sets,
-/// probing the root of each restart made the whole search slower by half
-/// or more, and smaller grids are answered in milliseconds without.
-const PROBE_ABOVE: usize = 16;
-
-/// Grids above this size, up to [`PROBE_ABOVE`], have the root of each
-/// cube probed at the first restart: those whose search fails 100 times
-/// (the first cutoff), most of them perturbed no-op puzzles with no
-/// solution, where the search's tail was heaviest. On 16 such puzzles of
-/// 15×15 and 16×16 from `cagey fuzz --noop` (`PUZZLES=DIR TIMEOUT=20
-/// scripts/tails.sh`): native's geometric mean 3,867 → 1,064 ms (SAT
-/// 2,994), puzzles more than 3 times slower than SAT 5 → 0; on 13 fresh
-/// ones 2,385 → 1,170 ms (SAT 5,571), 1 → 0. Puzzles that do not restart
-/// pay nothing, where probing before the search cost 16×16 Sudoku up to
-/// 15 times its time; at 9×9 a probe costs as much as a whole search, on
-/// Keen's no-op sets 3–11% more nodes and a worse worst puzzle.
-const PROBE_ON_RESTART_ABOVE: usize = 9;
-
-/// On grids with no cages but their givens, how many open peers weigh as
-/// much as one contradiction in a cell's heft, against which its
-/// candidates are counted in choosing the cell to branch on (see
-/// [`lightest_load`]): on grids up to [`DECISIONS_BLAMED_UP_TO`], and
-/// above. On 9×9 Sudoku one, with the decisions blamed, proved
-/// forum_hardest_1905_11+ unique in 6.65M nodes against 7.27M at four
-/// (one without the decisions blamed: 7.04M); on 30 Sudoku of 25×25
-/// (`generate --kind sudoku --size 25 --seed 1..30`, `--limit 2`) one took
-/// 1.91M nodes against 1.08M at four.
-const PEERS_A_FAILURE: [u64; 2] = [1, 4];
-
-/// On grids with no cages but their givens, up to this size, a decision
-/// whose value fails at once also weighs on its cell, as its
-/// contradiction's cells do, and a cell all of whose values failed is not
-/// branched on first (no last-conflict reasoning; see
-/// [`Search::most_constrained`]). With [`PEERS_A_FAILURE`], proving Sudoku
-/// unique (nodes): forum_hardest_1905_11+ 7.27M → 6.65M, and 6.35M
-/// without the last conflict; forum_hardest_1106 77,688 → 65,915 → 64,621;
-/// magictour 28,477 → 28,668 → 28,133; 17-clue 112,105 → 112,455 →
-/// 113,714; serg's first 2,000 counted 878,532 → 878,453 → 878,469. Above
-/// 9×9 blaming the decisions made the trees larger (25×25: 1.08M → 2.36M
-/// nodes on the 30 above, one puzzle 103k → 1.26M; 200 generated 16×16:
-/// 7,521 → 8,557), and with cages too (Keen's unreasonable no-op set,
-/// counted: 123k → 170k).
-const DECISIONS_BLAMED_UP_TO: usize = 9;
-
 /// When a search restarts from the root.
 #[derive(Clone, Copy)]
 struct Restarts {
@@ -189,8 +140,7 @@ struct Restarts {
     /// Whether it still restarts once it has found a solution. Restarts
     /// cure the heavy tail of looking for a solution; on the way through a
     /// whole tree (counting every solution) they reshuffle the same work
-    /// and lose the part of it on the abandoned path: one band1 Sudoku
-    /// counts in 9.4 s without, 15.5 s with.
+    /// and lose the part of it on the abandoned path.
     after_a_solution: bool,
 }
 
@@ -209,10 +159,8 @@ fn enumerate_with<'f>(
     // 9×9, the size of nearly every Sudoku and KenKen, and the large sizes
     // of `generate` and Sudoku (12, 16, 20, 25) have their own copies of
     // the search with the size a constant: the loops over the values then
-    // have a known count, unrolled (9×9: +6–12% on Keen's puzzles and the
-    // Sudoku corpora; 20×20 and 25×25: 13% fewer instructions and 8% less
-    // time, 12×12 and 16×16 5–9% fewer instructions). Every other size
-    // reads it from the layout.
+    // have a known count, unrolled. Every other size reads it from the
+    // layout.
     macro_rules! by_size {
         ($(($fw:literal, $n:literal))*; $($w:literal)*) => {
             match (layout.shape.words, layout.size) {
@@ -469,7 +417,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
             let open = and_not(&self.prop.all, &boards[self.prop.size()]);
             let count = open.iter().map(|w| w.count_ones() as usize).sum();
             let c = &self.counters;
-            let loose = c.nodes >= endgame::LOOSE_AFTER_NODES && c.failures * endgame::LOOSE_NODES_A_FAILURE < c.nodes;
+            let loose = c.nodes >= LOOSE_AFTER_NODES && c.failures * LOOSE_NODES_A_FAILURE < c.nodes;
             if (1..=self.endgame_open[usize::from(loose)]).contains(&count) {
                 let levels = &mut *self.levels;
                 levels.numbers.resize(self.prop.all.len() * 64, 0);
@@ -600,8 +548,7 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     /// run into a dead end under one choice, the same cell often ends the
     /// sibling choices too, and trying it first finds that at once instead
     /// of under every decision below (last-conflict reasoning, Lecoutre et
-    /// al.). It is what brought the worst of Keen's no-op 9×9 puzzles from
-    /// 83 ms to 30 (34,596 nodes to 10,001). Weight is
+    /// al.). Weight is
     /// learnt from contradictions (dom/wdeg), so that the search turns to
     /// where it keeps failing instead of trying the same dead end under
     /// every choice above it. Candidate counts are kept bit-sliced, one set
@@ -609,18 +556,10 @@ impl<'a, 'f, const W: usize, const N: usize> Search<'a, 'f, W, N> {
     ///
     /// On a grid with no cages but its givens, a cell's open peers add to
     /// its weight (dom/wdeg with the degree in the graph of the groups'
-    /// constraints; see [`PEERS_A_FAILURE`]); before, every weight was 1
-    /// until the first failure, and the first cell of two candidates was
-    /// taken wherever it lay. Proving whole Sudoku sets unique, the trees
-    /// shrank: 17-clue 153,144 nodes to 128,661, forum_hardest_1905_11+
-    /// 8.23M to 7.36M, magictour 37,249 to 29,062, forum_hardest_1106
-    /// 89,183 to 78,259; counting serg's, they grew by 1%. With cages, peers
-    /// are not all that constrains a cell, and the trees moved at random
-    /// (Keen's no-op 9×9 sets, counted: from 15% smaller to 60% larger, 16%
-    /// larger in all). On such a grid up to 9×9, a decision whose value
-    /// fails at once weighs on its cell too, a failure as much as one open
-    /// peer, and there is no last conflict (see [`DECISIONS_BLAMED_UP_TO`]).
-    /// ARCHITECTURE.md has the variants measured.
+    /// constraints; see [`PEERS_A_FAILURE`]). With cages, peers are not all
+    /// that constrains a cell, and they are left out. On such a grid up to
+    /// 9×9, a decision whose value fails at once weighs on its cell too, and
+    /// there is no last conflict (see [`DECISIONS_BLAMED_UP_TO`]).
     fn most_constrained(&self, boards: &Boards<W>) -> Option<usize> {
         let size = self.prop.size();
         let open = and_not(&self.prop.all, &boards[size]);
@@ -903,7 +842,7 @@ mod tests {
         let layout = Layout::new(puzzle);
         assert_eq!(layout.shape.words, W);
         let mut grids = Vec::new();
-        let restarts = Some(Restarts { first: 100, after_a_solution: false });
+        let restarts = Some(Restarts { first: FIRST_RESTART, after_a_solution: false });
         let probe = Probe::for_size(layout.size);
         let counters = search::<W, N>(
             &layout,

@@ -11,74 +11,8 @@ use super::layout::{CageLayout, Layout, Part, Shape, members};
 use super::memo::{self, Memo};
 use super::pairs;
 use super::spare;
+use super::tuning::{BANDS_WHILE_PLACED, HIDDEN_WHILE_PLACED_PERCENT, PAIRS_FIRST_UP_TO, SINGLES_BY_CELL_UP_TO_WORDS};
 use crate::puzzle::Op;
-
-/// Up to this size, the root's other cages wait until its pairs (and the
-/// singles) have nothing more to prune. A pair is cheap to revise, and
-/// what it prunes makes the larger cages' checks smaller: Keen's easy and
-/// normal 9×9 puzzles, mostly solved at the root, take 7–8% fewer
-/// instructions (the harder levels up to 1.4% more, with 4–5% fewer
-/// mispredicted branches). Their first revision there, while their cells
-/// have every value, is read from their tables instead of worked out (see
-/// [`Propagator::root`]): 5–6% fewer instructions again on Keen's easy and
-/// normal 9×9 puzzles. Only at the root, and only up to 9×9:
-/// - In the search, that order made the trees larger (by half on Keen's
-///   no-op 9×9 unreasonable set): it is mostly pairs that meet the
-///   contradictions then, and the weights learnt from them steer the
-///   branching worse. At the root, propagated once, no weight is learnt.
-/// - The order can change the root's fixpoint: a larger cage checked by
-///   bounds alone (too many combinations to try them all) may prune more
-///   when checked again, and a cage is not checked again on its own
-///   prunings (doing so cost 15% on Keen's unreasonable 9×9 sets). Up to
-///   9×9 the trees barely moved: on seven of Keen's ten 9×9 sets not at
-///   all, on the hard set from 144 nodes to 155. On 60 puzzles of 20×20
-///   and 25×25 they changed at random, and the geometric mean time grew
-///   by 10%.
-const PAIRS_FIRST_UP_TO: usize = 9;
-
-/// On a 9×9 grid with 3×3 boxes, box–line interactions (see `bands.rs`)
-/// are looked for while at most this many cells are placed. Beyond, they
-/// seldom take a place, and a search that counts every solution spends
-/// most of its nodes there. Looked for throughout, they cost a fifth of
-/// the serg set's solutions a second (1.74M to 1.40M); up to 45 placed,
-/// 1–2%, while 17-clue Sudoku is proved unique 44% faster (168k puzzles
-/// a second to 243k) and forum_hardest 6% faster (8,881 to 9,433). Up to
-/// 30 or 35, all three were slower than up to 45; up to 40, within a few
-/// percent of it. Up to 55 since session 53, once the values to prune
-/// were found without a branch on each: 17-clue 2.8% faster than up to
-/// 45, forum_hardest and serg within 1%; 65 the same, up to 81 slower.
-const BANDS_WHILE_PLACED: u32 = 55;
-
-/// Hidden singles are looked for while at most this share (in percent) of
-/// the cells are placed. Deeper, naked singles find nearly all of what
-/// they would, a little later, and the looks that find nothing cost more
-/// than they save, in mispredicted branches most of all. It also sets
-/// where the endgame takes over a search that fails often (see
-/// `endgame::open_up_to`): on 9×9, from 16 open cells.
-///
-/// Session 33 set it at 70% (up to 56 of 81 cells placed): against no
-/// limit, serg's solutions were counted 25% faster (1.68M a second to
-/// 2.10M), 17-clue puzzles proved unique 5% faster and forum_hardest 3%;
-/// of the shares tried from 55% up, 60–70% were fastest. With the endgame
-/// (session 43) the balance moved: at 80% (up to 64 placed), nine
-/// interleaved rounds in each order against 70% gave 17-clue +5.8–6.3%,
-/// forum_hardest +1.4–2.0%, serg −1.0–1.9% and band1 −1.8%; 75% and 85%
-/// gained less on 17-clue, 65% lost on both uniqueness sets. Keen's 9×9
-/// no-op sets were within 2%, its standard sets within 1.2%, and the
-/// large random puzzles of the README kept their trees.
-const HIDDEN_WHILE_PLACED_PERCENT: usize = 80;
-
-/// Up to this many words a set of cells (grids up to 11×11), naked
-/// singles are placed cell by cell, each cell's value read from an index
-/// of the singles' values, bit-sliced, instead of value by value. The
-/// trees are the same (a clash of two singles is blamed on the cell the
-/// value-by-value order meets first), with fewer branches that depend on
-/// the data. Measured as the median ratio of adjacent runs, each order in
-/// turn: 17-clue Sudoku 5–6% faster, serg's first 200 counted 2–4%,
-/// forum_hardest 0–3% slower (within the noise), Keen's 9×9 sets
-/// unchanged. On larger grids the index costs more than it saves: 40
-/// random 25×25 puzzles took 10% longer, 40 20×20 no-op ones 8%.
-const SINGLES_BY_CELL_UP_TO_WORDS: usize = 2;
 
 /// Whether a test asked for naked singles placed value by value.
 #[cfg(test)]
@@ -186,11 +120,8 @@ fn clear<const W: usize>(board: &mut Bits<W>, cells: &Bits<W>, changed: &mut Bit
 
 /// Calls `f` on each cell of `set`, smallest first, until it fails. A
 /// loop per word, which the compiler unrolls over the words, so that each
-/// word's loop has its own branch to predict. Placing naked singles this
-/// way rather than through [`members`]: 17-clue Sudoku (the first 1,000)
-/// 29.0M → 28.0M instructions and about 1% faster, serg's count about 1%
-/// slower; placing hidden singles this way too made forum_hardest 3–6%
-/// slower.
+/// word's loop has its own branch to predict. Naked singles are placed
+/// this way; hidden singles, placed this way, ran slower.
 #[inline(always)]
 fn try_each<const W: usize, E>(set: &Bits<W>, mut f: impl FnMut(usize) -> Result<(), E>) -> Result<(), E> {
     for (index, &word) in set.iter().enumerate() {
@@ -260,11 +191,9 @@ pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     /// Cage supports already worked out.
     memo: Memo,
     /// Whether the root is being propagated. Its revisions do not go
-    /// through the memo: its candidate sets do not come again (on Keen's
-    /// easy 9×9 puzzles, solved there, 1 revision in 100 found its sets in
-    /// it). Its pairs may come before its larger cages (see
+    /// through the memo: its candidate sets do not come again. Its pairs may come before its larger cages (see
     /// [`PAIRS_FIRST_UP_TO`]), and above 16×16 its cages are checked
-    /// exactly up to more combinations (see `cage::ROOT_EXACT_LIMIT`).
+    /// exactly up to more combinations (see [`ROOT_EXACT_LIMIT`](super::tuning::ROOT_EXACT_LIMIT)).
     at_root: bool,
     /// The largest weight (see [`Work::weight`]).
     pub max_weight: u32,
@@ -303,8 +232,7 @@ pub(super) struct Work<const W: usize> {
     /// (as after a look that took none) need no look. Unlike `seen`, not
     /// set again for each node: a child's boards differ from its
     /// parent's in most values anyway, and setting it cost more than the
-    /// looks it saved (17-clue Sudoku 217k puzzles a second against
-    /// 242k without; serg 1.69M solutions a second against 1.74M).
+    /// looks it saved.
     in_bands_seen: Vec<Bits<W>>,
     /// Cages with a cell that changed since the cage was last revised:
     /// the first `dirty_len` of `dirty`, which has room for every cage and
@@ -605,8 +533,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         let singles = and_not(&and_not(&once, &twice), &boards[size]);
         // One branch on both: branched on `empty` alone first, the compiler
         // put `twice` off past it, and kept every board's words on the stack
-        // meanwhile (17-clue Sudoku, the first 1,000: 26.37M instructions
-        // against 26.27M).
+        // meanwhile.
         if !is_empty(&empty) | is_empty(&singles) {
             if !is_empty(&empty) {
                 self.blame(members(&empty));
@@ -631,8 +558,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 }
             }
             self.place_by_cell(boards, &singles, &index[..planes])?;
-            // Not joined with the return below: that made 17-clue, serg
-            // and forum_hardest take 0.4–0.9% more instructions.
+            // Not joined with the return below, which compiles worse.
             return Ok(!same(&boards[size], &self.all));
         }
         // The singles of each value are placed together: the value leaves
@@ -796,17 +722,12 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// [`Shape::in_bands`]), every row, column and box of a value at once
     /// (see `bands.rs`), for each value whose places changed since its last
     /// look. It takes about as many instructions as the group-by-group
-    /// look (17-clue Sudoku, the first 1,000: 38.5M against 39.3M;
-    /// serg's first 200 counted: 304.7M against 300.4M), but has no branch
-    /// on each group, whose outcome the processor mispredicts often: 17-clue
-    /// puzzles are proved unique 29% faster (255k a second to 328k),
-    /// forum_hardest 27% (9,142 to 11,622; its trees 10% smaller, the
-    /// singles being found in another order), serg counted 2% faster.
+    /// look, but has no branch on each group, whose outcome the processor
+    /// mispredicts often.
     fn hidden_singles_in_bands(&mut self, boards: &mut Boards<W>) -> Result<bool, Contradiction> {
         // Out of the work lists for the look, so that its length is known
         // and its place kept in a register across the calls of
-        // `bands::singles`, not read again after each (17-clue Sudoku, the
-        // first 1,000: 26.91M instructions against 26.37M).
+        // `bands::singles`, not read again after each.
         let mut seen = std::mem::take(&mut self.work.seen);
         let found = self.hidden_singles_seen(boards, &mut seen);
         self.work.seen = seen;
@@ -822,8 +743,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         // The values to look at as a mask, found without a branch on each,
         // and kept up to date as singles are placed: the same values in the
         // same order as a test of each against its last look, whose
-        // outcome the processor mispredicted often (forum_hardest 10%
-        // faster, 17-clue 1–2% slower; the same trees).
+        // outcome the processor mispredicted often.
         let mut changed = differing(seen, &boards[..size]);
         while changed != 0 {
             let v = changed.trailing_zeros() as usize;
@@ -832,8 +752,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             let singles = bands::singles(wide(&boards[v])).ok_or(Contradiction)?;
             let singles = and_not(&narrow(singles), &boards[size]);
             // All at once: two that share a group fail here, where placing
-            // them one by one left the second to fail a look later (forum
-            // hardest: 184 nodes a puzzle to 176).
+            // them one by one left the second to fail a look later.
             if !is_empty(&singles) {
                 // A later value that loses a place is looked at in this
                 // pass, an earlier one in the next, as by the test of each.

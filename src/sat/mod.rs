@@ -17,8 +17,8 @@ mod tuples;
 
 use std::ops::ControlFlow;
 
+use crate::puzzle::stats::Stats;
 use crate::puzzle::{Grid, Puzzle};
-use crate::stats::Stats;
 pub(crate) use encode::{Encoding, encode};
 pub(crate) use enumerate::Stop;
 pub(crate) use error::Bounds;

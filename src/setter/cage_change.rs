@@ -2,7 +2,12 @@
 //! solution the only one: a new op and target for the cage (retargeting),
 //! or the cage split in two.
 
+use std::time::Instant;
+
+use crate::puzzle::verify::verify;
 use crate::puzzle::{Cage, Cell, Grid, Op, Puzzle, in_one_piece};
+use crate::solver::error::SolveError;
+use crate::solver::{Solver, Uniqueness};
 
 /// A change to one cage of a puzzle, from
 /// [`Solver::cage_changes`](crate::Solver::cage_changes).
@@ -94,4 +99,30 @@ pub(crate) fn apply(puzzle: &Puzzle, change: &CageChange) -> Option<Puzzle> {
     let mut cages: Vec<Cage> = puzzle.cages().to_vec();
     cages.splice(change.cage..=change.cage, change.into.iter().cloned());
     Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).ok()
+}
+
+impl Solver {
+    /// Up to `most` changes to one cage each, instead of givens, that leave
+    /// `keep` (a solution of the puzzle) its only solution: another op for
+    /// a cage, with the target `keep` gives it, or a cage split in two
+    /// (see [`CageChange`]). Fails unless `keep` is a solution.
+    pub fn cage_changes(&self, puzzle: &Puzzle, keep: &Grid, most: usize) -> Result<Vec<CageChange>, SolveError> {
+        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
+        let solver = self.until_deadline();
+        let deadline = solver.deadline();
+        let mut found = Vec::new();
+        for change in candidates(puzzle, keep) {
+            if found.len() >= most || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            // The plain checker, too, must find `keep` a solution still.
+            let Some(changed) = apply(puzzle, &change).filter(|p| verify(p, keep).is_ok()) else {
+                continue;
+            };
+            if let (Uniqueness::Unique(_), _) = solver.uniqueness(&changed)? {
+                found.push(change);
+            }
+        }
+        Ok(found)
+    }
 }

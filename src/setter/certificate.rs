@@ -5,9 +5,10 @@
 
 use thiserror::Error;
 
+use crate::puzzle::verify::{Violation, verify};
 use crate::puzzle::{Grid, Puzzle};
 use crate::sat::{self, SatError};
-use crate::verify::{Violation, verify};
+use crate::solver::Solver;
 
 /// Evidence that a puzzle has one solution, from
 /// [`Solver::certify`](crate::Solver::certify).
@@ -105,4 +106,21 @@ fn expected_cnf(puzzle: &Puzzle, solution: &Grid, bounds: sat::Bounds) -> Result
     let mut cnf = Vec::new();
     sat::dimacs::write(&mut cnf, &encoding, std::slice::from_ref(solution)).expect("writing to memory");
     Ok(cnf)
+}
+
+impl Solver {
+    /// A certificate that `solution` is the one solution of `puzzle`: its
+    /// CNF with `solution` ruled out, and a proof that no model is left,
+    /// made by a fresh varisat solver and checked with `varisat-checker`
+    /// (whatever this solver's backend; its SAT bounds apply). Fails with
+    /// [`CertificateError::NotUnique`] if there is another solution.
+    pub fn certify(&self, puzzle: &Puzzle, solution: &Grid) -> Result<Certificate, CertificateError> {
+        certify(puzzle, solution, self.bounds())
+    }
+    /// Checks every part of a certificate for `puzzle`: its solution, that
+    /// its CNF is the puzzle's encoding with that solution ruled out, its
+    /// proof (with `varisat-checker`), and that its DRAT is that proof.
+    pub fn check_certificate(&self, puzzle: &Puzzle, certificate: &Certificate) -> Result<(), CertificateError> {
+        check(puzzle, certificate, self.bounds())
+    }
 }

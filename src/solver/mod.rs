@@ -2,6 +2,10 @@
 //! (`first`, `count`, `uniqueness`, `solutions`) is written once, on top of
 //! [`Enumerate::enumerate`], which streams solutions to a callback.
 
+pub(crate) mod error;
+mod portfolio;
+mod split;
+
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
@@ -12,18 +16,13 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::analysis::{self, Analysis};
-use crate::backend::Backend;
-use crate::cage_change::{self, CageChange};
-use crate::certificate::{self, Certificate, CertificateError};
-use crate::error::SolveError;
 use crate::native::{self, Report};
-use crate::puzzle::{Cell, Grid, Puzzle};
-use crate::split::Split;
-use crate::stats::Stats;
-use crate::suggest::{self, Suggestion};
-use crate::verify::verify;
-use crate::{portfolio, sat};
+use crate::puzzle::backend::Backend;
+use crate::puzzle::stats::Stats;
+use crate::puzzle::{Grid, Puzzle};
+use crate::sat;
+use error::SolveError;
+use split::Split;
 
 /// Anything that hands out every solution of a puzzle: a [`Solver`], or a
 /// solver of your own that [`check::cross_check`](crate::check::cross_check)
@@ -288,7 +287,7 @@ impl Solver {
             return self.count(puzzle, limit);
         }
         // One deadline for the probe and every part.
-        let solver = &Solver { deadline: self.deadline(), timeout: None, ..*self };
+        let solver = &self.until_deadline();
         let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
         let tallied = || self.tally.map_or(0, |tally| tally.0.load(Ordering::Relaxed));
         let before = tallied();
@@ -366,128 +365,6 @@ impl Solver {
     pub fn cnf(&self, puzzle: &Puzzle) -> Result<Cnf, SolveError> {
         Ok(Cnf(sat::encode(puzzle, self.bounds())?))
     }
-
-    /// A certificate that `solution` is the one solution of `puzzle`: its
-    /// CNF with `solution` ruled out, and a proof that no model is left,
-    /// made by a fresh varisat solver and checked with `varisat-checker`
-    /// (whatever this solver's backend; its SAT bounds apply). Fails with
-    /// [`CertificateError::NotUnique`] if there is another solution.
-    pub fn certify(&self, puzzle: &Puzzle, solution: &Grid) -> Result<Certificate, CertificateError> {
-        certificate::certify(puzzle, solution, self.bounds())
-    }
-
-    /// Checks every part of a certificate for `puzzle`: its solution, that
-    /// its CNF is the puzzle's encoding with that solution ruled out, its
-    /// proof (with `varisat-checker`), and that its DRAT is that proof.
-    pub fn check_certificate(&self, puzzle: &Puzzle, certificate: &Certificate) -> Result<(), CertificateError> {
-        certificate::check(puzzle, certificate, self.bounds())
-    }
-
-    /// Extra givens, from `keep` (a solution of the puzzle), that leave
-    /// `keep` its only solution. With up to [`Self::SUGGEST_SAMPLE`] other
-    /// solutions they are a smallest such set (a hitting set of the cells
-    /// where each other solution differs from `keep`); with more, they are
-    /// chosen one at a time, each the cell that rules out the most of a
-    /// sample of that many solutions, until the rest are few enough to
-    /// finish exactly. Fails unless `keep` is a solution.
-    pub fn suggest(&self, puzzle: &Puzzle, keep: &Grid) -> Result<Suggestion, SolveError> {
-        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
-        let n = puzzle.size();
-        let words = (n * n).div_ceil(64);
-        let solver = Solver { deadline: self.deadline(), timeout: None, ..*self };
-        let (mut givens, mut smallest) = (Vec::new(), true);
-        let complete = loop {
-            let cube: Vec<(usize, usize)> = givens.iter().map(|&c| (c, usize::from(keep.values()[c]))).collect();
-            let (mut others, mut full) = (Vec::new(), false);
-            let stats = solver.run(
-                puzzle,
-                &[cube],
-                Report::Grid(&mut |grid| {
-                    if grid != keep {
-                        others.push(suggest::differences(keep, grid));
-                    }
-                    full = others.len() as u64 >= Self::SUGGEST_SAMPLE;
-                    if full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-                }),
-            )?;
-            if stats.complete {
-                let (cells, exact) = suggest::smallest_hitting_set(&others, words);
-                smallest &= exact;
-                givens.extend(cells);
-                break true;
-            }
-            if !full {
-                break false;
-            }
-            smallest = false;
-            givens.extend(suggest::most_common(&others.iter().collect::<Vec<_>>()));
-        };
-        givens.sort_unstable();
-        let givens = givens.into_iter().map(|c| (Cell::new(c / n, c % n), keep.values()[c])).collect();
-        Ok(Suggestion { givens, smallest, complete })
-    }
-
-    /// Up to `most` changes to one cage each, instead of givens, that leave
-    /// `keep` (a solution of the puzzle) its only solution: another op for
-    /// a cage, with the target `keep` gives it, or a cage split in two
-    /// (see [`CageChange`]). Fails unless `keep` is a solution.
-    pub fn cage_changes(&self, puzzle: &Puzzle, keep: &Grid, most: usize) -> Result<Vec<CageChange>, SolveError> {
-        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
-        let deadline = self.deadline();
-        let solver = Solver { deadline, timeout: None, ..*self };
-        let mut found = Vec::new();
-        for change in cage_change::candidates(puzzle, keep) {
-            if found.len() >= most || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            // The plain checker, too, must find `keep` a solution still.
-            let Some(changed) = cage_change::apply(puzzle, &change).filter(|p| verify(p, keep).is_ok()) else {
-                continue;
-            };
-            if let (Uniqueness::Unique(_), _) = solver.uniqueness(&changed)? {
-                found.push(change);
-            }
-        }
-        Ok(found)
-    }
-
-    /// For each cell, the values it takes in some solution: which cells are
-    /// fixed and which open, however many solutions there are. Each value
-    /// is settled by asking for a solution with the cell at that value — SAT
-    /// under assumptions on one solver, or native on the search space cut
-    /// to that value; auto asks SAT, or native when the encoding is refused.
-    /// A timeout or an interrupt leaves it incomplete.
-    pub fn analyze(&self, puzzle: &Puzzle) -> Result<Analysis, SolveError> {
-        let deadline = self.deadline();
-        let past = || deadline.is_some_and(|d| Instant::now() >= d);
-        let stop = || past() || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
-        let session = match self.backend {
-            Backend::Native => None,
-            Backend::Sat => Some(sat::Session::new(puzzle, self.bounds())?),
-            Backend::Auto => sat::Session::new(puzzle, self.bounds()).ok(),
-        };
-        let size = puzzle.size();
-        Ok(match session {
-            Some(mut session) => analysis::analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop),
-            None => {
-                let mut ask = |fixed: Option<(usize, usize)>| {
-                    let mut found = None;
-                    let cube = Vec::from_iter(fixed);
-                    native::enumerate_until(
-                        puzzle,
-                        &[cube],
-                        &mut |_, _| stop(),
-                        Report::Grid(&mut |grid| {
-                            found = Some(grid.clone());
-                            ControlFlow::Break(())
-                        }),
-                    );
-                    found
-                };
-                analysis::analyze(size, &mut ask, &stop)
-            }
-        })
-    }
 }
 
 impl Enumerate for Solver {
@@ -512,12 +389,23 @@ impl Solver {
     }
 
     /// How large the SAT encoding may grow.
-    fn bounds(&self) -> sat::Bounds {
+    pub(crate) fn bounds(&self) -> sat::Bounds {
         sat::Bounds { tuples: self.tuple_limit, memory: self.memory }
     }
 
+    /// This solver with its timeout turned into a deadline from now, for
+    /// work made of several searches.
+    pub(crate) fn until_deadline(&self) -> Solver {
+        Solver { deadline: self.deadline(), timeout: None, ..*self }
+    }
+
+    /// Whether the solver's interrupt flag is raised.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed))
+    }
+
     /// When a search that starts now must stop.
-    fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         let timeout = self.timeout.map(|timeout| Instant::now() + timeout);
         match (self.deadline, timeout) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -527,9 +415,14 @@ impl Solver {
 
     /// The backend on the solutions in `cubes`, until the deadline, each
     /// reported as `report` says (only native builds no grid for a count).
-    fn run(&self, puzzle: &Puzzle, cubes: &[Vec<(usize, usize)>], mut report: Report<'_>) -> Result<Stats, SolveError> {
+    pub(crate) fn run(
+        &self,
+        puzzle: &Puzzle,
+        cubes: &[Vec<(usize, usize)>],
+        mut report: Report<'_>,
+    ) -> Result<Stats, SolveError> {
         let deadline = self.deadline();
-        let interrupted = || self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed));
+        let interrupted = || self.interrupted();
         let past = || deadline.is_some_and(|d| Instant::now() >= d);
         let stop_now = || interrupted() || past();
         // Stopped before it starts: no engine could tell it in time.

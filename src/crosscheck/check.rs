@@ -8,11 +8,11 @@ use std::ops::ControlFlow;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use crate::error::SolveError;
+use crate::puzzle::stats::Stats;
+use crate::puzzle::verify::{Violation, verify};
 use crate::puzzle::{Cage, Grid, Op, Puzzle};
 use crate::solver::Enumerate;
-use crate::stats::Stats;
-use crate::verify::{Violation, verify};
+use crate::solver::error::SolveError;
 use itertools::{Itertools, iproduct};
 use sha2::{Digest, Sha256};
 
@@ -324,7 +324,7 @@ fn merge(a: &Cage, b: &Cage) -> Option<Cage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Backend;
+    use crate::puzzle::backend::Backend;
     use crate::solver::Solver;
 
     const NATIVE: Solver = Solver::new(Backend::Native);

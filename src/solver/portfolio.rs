@@ -42,12 +42,12 @@ use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::backend::Backend;
-use crate::error::SolveError;
 use crate::native::{self, Report};
+use crate::puzzle::backend::Backend;
+use crate::puzzle::stats::Stats;
 use crate::puzzle::{Grid, Puzzle};
 use crate::sat;
-use crate::stats::Stats;
+use crate::solver::error::SolveError;
 
 /// How long native runs alone at least: SAT takes about a millisecond on
 /// the smallest puzzles, and starting a race costs a tenth of one.

@@ -3,7 +3,7 @@
 //! Plain data, shared by both backends and the front end; it holds no
 //! constraint code, so sharing it cannot hide a bug from the cross-check.
 
-use crate::backend::Backend;
+use crate::puzzle::backend::Backend;
 
 /// What a search did: how many solutions it handed out, whether it ran to
 /// the end, and the counters of the backend that ran it. A counter the

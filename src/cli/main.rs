@@ -1,8 +1,8 @@
-//! The command-line front end: arguments → puzzles → library calls →
-//! output and an exit status.
+//! The `cagey` command, a thin shell over the library: arguments →
+//! puzzles → library calls → output and an exit status.
 
 mod analyze;
-pub mod args;
+mod args;
 mod batch;
 mod check;
 mod cnf;
@@ -16,13 +16,67 @@ mod proof;
 mod random;
 mod render;
 mod solve;
-pub mod stop;
+mod stop;
 
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+use clap::Parser;
 
 use args::{Cli, Command, PuzzleFiles};
-pub use exit::{Answer, RunError};
+use exit::{Answer, RunError};
 use input::Entries;
+
+fn main() -> ExitCode {
+    let args = match Cli::try_parse() {
+        Ok(args) => args,
+        // Help and version go to standard output, usage errors to standard
+        // error; output that cannot be written is an error too.
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            return match error.print() {
+                Ok(()) => ExitCode::from(code),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("cagey: cannot write output: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    let started = *stop::STARTED;
+    // The first Ctrl-C stops the searches, which print what they found; a
+    // second one ends the process at once.
+    let _ = ctrlc::set_handler(|| {
+        if stop::INTERRUPTED.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(args, &mut out);
+    let result = result.and_then(|answer| out.flush().map(|()| answer).map_err(Into::into));
+    match result {
+        Ok(Answer::Interrupted) => {
+            eprintln!("cagey: interrupted after {:.2} s", started.elapsed().as_secs_f64());
+            Answer::Interrupted.into()
+        }
+        Ok(answer) => answer.into(),
+        // `cagey solve --all | head` closes the pipe early; that is not an error.
+        Err(RunError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(RunError::Io(e)) => {
+            eprintln!("cagey: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Cli(e)) => {
+            // Results for the puzzles before the error still go out.
+            let _ = out.flush();
+            eprintln!("cagey: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 /// Runs the parsed command line, writing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {

@@ -4,10 +4,17 @@
 //! however many there are.
 
 use std::fmt;
+use std::ops::ControlFlow;
+use std::time::Instant;
 
 use itertools::Itertools;
 
-use crate::puzzle::{Cell, Grid, value_symbol};
+use crate::native::{self, Report};
+use crate::puzzle::backend::Backend;
+use crate::puzzle::{Cell, Grid, Puzzle, value_symbol};
+use crate::sat;
+use crate::solver::Solver;
+use crate::solver::error::SolveError;
 
 /// For each cell of a puzzle, the values it takes in some solution: a
 /// cell with one value is *fixed* (the backbone of the puzzle), a cell with
@@ -149,6 +156,46 @@ pub(crate) fn analyze(
     }
     analysis.complete = true;
     analysis
+}
+
+impl Solver {
+    /// For each cell, the values it takes in some solution: which cells are
+    /// fixed and which open, however many solutions there are. Each value
+    /// is settled by asking for a solution with the cell at that value — SAT
+    /// under assumptions on one solver, or native on the search space cut
+    /// to that value; auto asks SAT, or native when the encoding is refused.
+    /// A timeout or an interrupt leaves it incomplete.
+    pub fn analyze(&self, puzzle: &Puzzle) -> Result<Analysis, SolveError> {
+        let deadline = self.deadline();
+        let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = || past() || self.interrupted();
+        let session = match self.backend() {
+            Backend::Native => None,
+            Backend::Sat => Some(sat::Session::new(puzzle, self.bounds())?),
+            Backend::Auto => sat::Session::new(puzzle, self.bounds()).ok(),
+        };
+        let size = puzzle.size();
+        Ok(match session {
+            Some(mut session) => analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop),
+            None => {
+                let mut ask = |fixed: Option<(usize, usize)>| {
+                    let mut found = None;
+                    let cube = Vec::from_iter(fixed);
+                    native::enumerate_until(
+                        puzzle,
+                        &[cube],
+                        &mut |_, _| stop(),
+                        Report::Grid(&mut |grid| {
+                            found = Some(grid.clone());
+                            ControlFlow::Break(())
+                        }),
+                    );
+                    found
+                };
+                analyze(size, &mut ask, &stop)
+            }
+        })
+    }
 }
 
 #[cfg(test)]

@@ -24,8 +24,8 @@ use rand_chacha::ChaCha8Rng;
 
 use thiserror::Error;
 
-use crate::error::SolveError;
 use crate::puzzle::{BoxShape, Cage, Cell, Grid, Group, MAX_SIZE, Op, Puzzle, Target};
+use crate::solver::error::SolveError;
 use crate::solver::{self, Enumerate, Uniqueness};
 
 /// The RNG of case `case` of a run seeded with `seed`: ChaCha8, one stream
@@ -714,12 +714,12 @@ fn connected_parts(cells: &[usize], n: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Backend;
+    use crate::puzzle::backend::Backend;
     use crate::solver::Solver;
 
     const NATIVE: Solver = Solver::new(Backend::Native);
     const SAT: Solver = Solver::new(Backend::Sat);
-    use crate::verify::verify;
+    use crate::puzzle::verify::verify;
 
     #[test]
     fn latin_squares_are_latin_and_near_uniform() {
@@ -827,7 +827,7 @@ mod tests {
             &self,
             puzzle: &Puzzle,
             on_solution: &mut dyn FnMut(&Grid) -> std::ops::ControlFlow<()>,
-        ) -> Result<crate::stats::Stats, SolveError> {
+        ) -> Result<crate::puzzle::stats::Stats, SolveError> {
             let bare = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), vec![]).unwrap();
             NATIVE.enumerate(&bare, on_solution)
         }

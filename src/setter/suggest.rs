@@ -3,7 +3,13 @@
 //! are a set of cells that hits every other solution's set of differing
 //! cells.
 
-use crate::puzzle::{Cell, Grid};
+use std::ops::ControlFlow;
+
+use crate::native::Report;
+use crate::puzzle::verify::verify;
+use crate::puzzle::{Cell, Grid, Puzzle};
+use crate::solver::Solver;
+use crate::solver::error::SolveError;
 
 /// Extra givens that leave a puzzle exactly one solution: the one kept.
 /// From [`Solver::suggest`](crate::Solver::suggest).
@@ -124,6 +130,52 @@ fn disjoint(sets: &[&Cells]) -> usize {
         }
     }
     count
+}
+
+impl Solver {
+    /// Extra givens, from `keep` (a solution of the puzzle), that leave
+    /// `keep` its only solution. With up to [`Self::SUGGEST_SAMPLE`] other
+    /// solutions they are a smallest such set (a hitting set of the cells
+    /// where each other solution differs from `keep`); with more, they are
+    /// chosen one at a time, each the cell that rules out the most of a
+    /// sample of that many solutions, until the rest are few enough to
+    /// finish exactly. Fails unless `keep` is a solution.
+    pub fn suggest(&self, puzzle: &Puzzle, keep: &Grid) -> Result<Suggestion, SolveError> {
+        verify(puzzle, keep).map_err(SolveError::NotASolution)?;
+        let n = puzzle.size();
+        let words = (n * n).div_ceil(64);
+        let solver = self.until_deadline();
+        let (mut givens, mut smallest) = (Vec::new(), true);
+        let complete = loop {
+            let cube: Vec<(usize, usize)> = givens.iter().map(|&c| (c, usize::from(keep.values()[c]))).collect();
+            let (mut others, mut full) = (Vec::new(), false);
+            let stats = solver.run(
+                puzzle,
+                &[cube],
+                Report::Grid(&mut |grid| {
+                    if grid != keep {
+                        others.push(differences(keep, grid));
+                    }
+                    full = others.len() as u64 >= Self::SUGGEST_SAMPLE;
+                    if full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                }),
+            )?;
+            if stats.complete {
+                let (cells, exact) = smallest_hitting_set(&others, words);
+                smallest &= exact;
+                givens.extend(cells);
+                break true;
+            }
+            if !full {
+                break false;
+            }
+            smallest = false;
+            givens.extend(most_common(&others.iter().collect::<Vec<_>>()));
+        };
+        givens.sort_unstable();
+        let givens = givens.into_iter().map(|c| (Cell::new(c / n, c % n), keep.values()[c])).collect();
+        Ok(Suggestion { givens, smallest, complete })
+    }
 }
 
 #[cfg(test)]

@@ -1,15 +1,11 @@
-//! Typed errors of reading, writing and solving puzzles (a puzzle's own
-//! structural errors, [`InvalidPuzzle`], sit with the model). Library code
-//! returns these; only the command line turns them into messages and exit
-//! codes.
+//! Typed errors of reading and writing puzzles as text (a puzzle's own
+//! structural errors, [`InvalidPuzzle`], sit with the model).
 
 use std::fmt;
 
 use thiserror::Error;
 
 use crate::puzzle::{Cell, InvalidPuzzle, MAX_SIZE, Op, value_symbol};
-use crate::sat::SatError;
-use crate::verify::Violation;
 
 /// A text that could not be read as a puzzle, with where and why.
 ///
@@ -219,16 +215,4 @@ pub enum WriteError {
     /// A Keen game ID has blocks in one piece covering the grid, with `+ - * /` clues.
     #[error("a Keen game ID cannot hold {0}: only cages in one piece, covering the grid, with + - * / clues")]
     NotKeen(&'static str),
-}
-
-/// A puzzle a backend refuses to solve, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// The SAT backend refused or failed.
-    #[error(transparent)]
-    Sat(#[from] SatError),
-    /// A grid given as a solution of the puzzle is not one.
-    #[error("the grid to keep is not a solution: {0}")]
-    NotASolution(Violation),
 }

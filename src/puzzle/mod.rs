@@ -5,6 +5,10 @@
 //! solves anything. Cage semantics (the contract every solver and the
 //! checker implement independently) are documented on [`Op`].
 
+pub(crate) mod backend;
+pub(crate) mod stats;
+pub(crate) mod verify;
+
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
