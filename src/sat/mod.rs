@@ -11,8 +11,8 @@ pub(crate) mod dimacs;
 mod encode;
 mod enumerate;
 mod error;
+mod incremental;
 pub(crate) mod proof;
-mod session;
 mod tuples;
 
 use std::ops::ControlFlow;
@@ -23,7 +23,7 @@ pub(crate) use encode::{Encoding, encode};
 pub(crate) use enumerate::Stop;
 pub(crate) use error::Bounds;
 pub use error::{DEFAULT_TUPLE_LIMIT, SatError};
-pub(crate) use session::Session;
+pub(crate) use incremental::Incremental;
 
 /// Hands every solution of `puzzle` but those in `blocked` to
 /// `on_solution` as it is found, with a bounded set of blocking clauses (see

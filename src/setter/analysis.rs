@@ -169,14 +169,14 @@ impl Solver {
         let deadline = self.deadline();
         let past = || deadline.is_some_and(|d| Instant::now() >= d);
         let stop = || past() || self.interrupted();
-        let session = match self.backend() {
+        let incremental = match self.backend() {
             Backend::Native => None,
-            Backend::Sat => Some(sat::Session::new(puzzle, self.bounds())?),
-            Backend::Auto => sat::Session::new(puzzle, self.bounds()).ok(),
+            Backend::Sat => Some(sat::Incremental::new(puzzle, self.bounds())?),
+            Backend::Auto => sat::Incremental::new(puzzle, self.bounds()).ok(),
         };
         let size = puzzle.size();
-        Ok(match session {
-            Some(mut session) => analyze(size, &mut |fixed| session.solution_with(fixed.as_slice()), &stop),
+        Ok(match incremental {
+            Some(mut sat) => analyze(size, &mut |fixed| sat.solution_with(fixed.as_slice()), &stop),
             None => {
                 let mut ask = |fixed: Option<(usize, usize)>| {
                     let mut found = None;

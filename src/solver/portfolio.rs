@@ -24,9 +24,7 @@
 //! (on Linux, where the process may use another). Left to the scheduler,
 //! it sometimes shared native's core while something else (the reader of
 //! cagey's output is enough) held the other, and native lost whole
-//! scheduler ticks of 4 ms: on Keen's 200 no-op 8×8 and 9×9 puzzles, auto
-//! took over 1.3 times native's time on 4 to 11 of them a run, and on 0 or
-//! 1 with the SAT side kept off.
+//! scheduler ticks.
 //!
 //! Every solution handed out during the race is remembered, to drop the
 //! second finding; past [`RACE_SOLUTIONS`] the race is called off and

@@ -8,20 +8,20 @@ use super::error::{Bounds, SatError};
 use crate::puzzle::{Grid, Puzzle};
 
 /// A puzzle loaded once into varisat, asked a question at a time.
-pub(crate) struct Session {
+pub(crate) struct Incremental {
     encoding: Encoding,
     solver: Solver<'static>,
     /// Calls to the solver so far.
     pub(crate) calls: u64,
 }
 
-impl Session {
+impl Incremental {
     /// Encodes `puzzle` within `bounds`.
-    pub(crate) fn new(puzzle: &Puzzle, bounds: Bounds) -> Result<Session, SatError> {
+    pub(crate) fn new(puzzle: &Puzzle, bounds: Bounds) -> Result<Incremental, SatError> {
         let encoding = encode(puzzle, bounds)?;
         let mut solver = Solver::new();
         solver.add_formula(encoding.formula());
-        Ok(Session { encoding, solver, calls: 0 })
+        Ok(Incremental { encoding, solver, calls: 0 })
     }
 
     /// A solution with each `(cell, value)` (row-major index, value from 1)
