@@ -24,6 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk -v f="${1:-%.0f}" '{ t[NR] = $1 } END { printf f, t[int((NR + 1) / 2)] }'; }
+commas() { sed -E ':a; s/([0-9])([0-9]{3})($|[^0-9])/\1,\2\3/; ta'; } # 1234567 → 1,234,567
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; } # a key=value field of a line
 
 build() {
@@ -49,9 +50,9 @@ sudoku_row() { # label, file, limit (2 or all), unit (puzzles or solutions), ora
         fi
         echo
     done >"$tmp/rounds"
-    [ -x "$oracle" ] && peer="$(awk '{ print $3 }' "$tmp/rounds" | median)/s"
-    printf '| %s | %s/s | %s/s | sudoku crate %s |\n' "$label" \
-        "$(awk '{ print $1 }' "$tmp/rounds" | median)" "$(awk '{ print $2 }' "$tmp/rounds" | median)" "$peer"
+    [ -x "$oracle" ] && peer="sudoku crate $(awk '{ print $3 }' "$tmp/rounds" | median | commas)/s"
+    printf '| %s | %s/s | %s/s | %s |\n' "$label" \
+        "$(awk '{ print $1 }' "$tmp/rounds" | median | commas)" "$(awk '{ print $2 }' "$tmp/rounds" | median | commas)" "$peer"
 }
 
 # A KenKen row: the median and worst of each puzzle's median time.
@@ -61,7 +62,7 @@ kenken_row() { # label, file, limit
         cells+=("$("$throughput" "$file" "$limit" "$runs" "$backend" per-puzzle |
             sed -n 's/.*per_puzzle_median_ms=\([0-9.]*\) per_puzzle_worst_ms=\([0-9.]*\).*/\1 ms (worst \2)/p')")
     done
-    if [ -x "${cpsat%% *}" ] && [ "$limit" = all ]; then
+    if [ -x "${cpsat%% *}" ] && [ -f "${cpsat##* }" ] && [ "$limit" = all ]; then
         rm -f "$tmp"/p.*
         awk -v dir="$tmp" '/^# [0-9]/ { n++ } { print > (dir "/p." n) }' "$file"
         peer="CP-SAT $(for p in "$tmp"/p.*; do
