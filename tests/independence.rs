@@ -74,6 +74,7 @@ const BEHAVIOUR: &[&str] = &[
     "default_for",
     "sudoku",
     "uncaged_cells",
+    "in_one_piece",
     "value_symbol",
 ];
 

@@ -95,7 +95,13 @@ fn kept_grid(path: &std::path::Path, k: usize, entry: &Entry, budget: u64) -> Re
         let message = format!("--keep holds {} grids: none for puzzle {} ({})", found.len(), k + 1, entry.label());
         return Err(CliError::Unfit { place: path.display().to_string(), message });
     }
-    Ok(found.swap_remove(k).1)
+    let (place, grid) = found.swap_remove(k);
+    if let Err(violation) = cagey::verify(&entry.puzzle, &grid) {
+        let message =
+            format!("the grid at {place} is not a solution of {}: {}", entry.label(), entry.explain(&violation));
+        return Err(CliError::Unfit { place: path.display().to_string(), message });
+    }
+    Ok(grid)
 }
 
 /// Counts, analyses, and if asked suggests givens for one puzzle.

@@ -130,7 +130,7 @@ boxes. A puzzle the format cannot hold is an error (exit status 2) naming it.
 
 Examples:
   cagey convert --to keen puzzles/kenken/keen-9x9-u.txt
-  cagey convert --to kenken puzzles/keen/keen-ids.txt
+  cagey convert --to kenken puzzles/keen/keen-ids-sample.txt
   cagey convert --to grid puzzles/sudoku/hardest-unique.txt
   cagey generate --size 6 --unique --emit keen")]
     Convert(ConvertArgs),
@@ -383,7 +383,7 @@ pub struct PuzzleFiles {
 #[derive(Clone, Copy, Debug, Args)]
 pub struct ReadArgs {
     /// Read the puzzles as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku", alias = "input")]
+    #[arg(long, value_name = "kenken|sudoku|keen", alias = "input")]
     pub input_format: Option<Format>,
 
     /// Report a puzzle that cannot be read and go on with the others (exit status 2 at the

@@ -4,7 +4,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use cagey::format::{self, Boxes, Format, ParseOptions, Parsed, Parser};
-use cagey::{Cell, Grid, Op, ParseError, Puzzle, SolveError};
+use cagey::{Cage, Cell, Grid, Op, ParseError, Puzzle, SolveError, Violation};
 use itertools::Itertools;
 use thiserror::Error;
 
@@ -32,6 +32,28 @@ impl Entry {
         match self.format {
             Format::KenKen | Format::Keen => cell.to_string(),
             Format::Sudoku => format!("r{}c{}", cell.row + 1, cell.col + 1),
+        }
+    }
+
+    /// Why a grid is not a solution, with the puzzle's groups and cages
+    /// named as the puzzle's text names them, not by internal index.
+    pub fn explain(&self, violation: &Violation) -> String {
+        let cells_named = |cells: &[Cell]| cells.iter().map(|&c| self.cell_name(c)).join(" ");
+        match *violation {
+            Violation::Repeated { group, value } => {
+                let cells = self.puzzle.groups()[group].cells();
+                let place = match cells {
+                    [a, rest @ ..] if rest.iter().all(|c| c.row == a.row) => format!("row {}", a.row + 1),
+                    [a, rest @ ..] if rest.iter().all(|c| c.col == a.col) => format!("column {}", a.col + 1),
+                    _ => format!("the group {}", cells_named(cells)),
+                };
+                format!("{value} repeats in {place}")
+            }
+            Violation::CageBroken { cage } => {
+                let cage = &self.puzzle.cages()[cage];
+                format!("the cage '{} {} {}' does not hold", cage.op(), cage.target(), cells_named(cage.cells()))
+            }
+            _ => violation.to_string(),
         }
     }
 }
@@ -110,10 +132,16 @@ impl<'a> Entries<'a> {
         let file = self.file.as_ref().expect("a file is open");
         let format = file.parser.found_format().expect("a puzzle shows its format");
         if format == Format::KenKen {
+            // A grid with no cages but givens is a Latin square, meant so.
+            let caged = parsed.puzzle.cages().iter().any(|cage| cage.op() != Op::Given);
             let uncaged = parsed.puzzle.uncaged_cells();
-            if !uncaged.is_empty() {
+            if caged && !uncaged.is_empty() {
                 warn_uncaged(&file.name, parsed.line, &uncaged, !self.noted);
                 self.noted = true;
+            }
+            let scattered: Vec<_> = parsed.puzzle.cages().iter().filter(|cage| !cage.in_one_piece()).collect();
+            if !scattered.is_empty() {
+                warn_scattered(&file.name, parsed.line, &scattered);
             }
         }
         Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle, format }
@@ -202,6 +230,21 @@ fn warn_uncaged(name: &str, line: usize, uncaged: &[Cell], first: bool) {
              is on standard error, which 2>/dev/null silences"
         );
     }
+}
+
+/// Warns of cages whose cells do not all touch, side by side: allowed (a
+/// variant has them), but more often a mistyped cell.
+fn warn_scattered(name: &str, line: usize, cages: &[&Cage]) {
+    const SHOWN: usize = 3;
+    let shown = cages.iter().take(SHOWN).map(|c| format!("'{} {} {}'", c.op(), c.target(), c.cells().iter().join(" ")));
+    let more = cages.len().saturating_sub(SHOWN);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let (count, word) = (cages.len(), if cages.len() == 1 { "cage is" } else { "cages are" });
+    let _ = writeln!(
+        io::stderr(),
+        "cagey: warning: {name}:{line}: {count} {word} not in one piece: {}{more} (allowed; is a cell mistyped?)",
+        shown.format(", ")
+    );
 }
 
 /// A file being read.

@@ -36,18 +36,23 @@ pub enum Fill<'a> {
 
 pub fn render(args: &RenderArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let solver = args.solver.solver();
-    let single = image_kind(&args.output).is_some();
-    let mut k = 0;
-    for entry in entries {
+    let unfit = |message: &str| CliError::Unfit { place: args.output.display().to_string(), message: message.into() };
+    let single = match args.output.extension() {
+        None => false,
+        Some(_) if image_kind(&args.output).is_some() => true,
+        Some(_) if args.output.is_dir() => false,
+        Some(_) => return Err(unfit("expected a file ending in .svg or .png, or a directory").into()),
+    };
+    // Nothing is written before it is known that one file is enough.
+    let (ahead, _) = entries.peek(2);
+    if single && matches!(ahead.as_slice(), [_, Ok(_)]) {
+        return Err(unfit("the input holds several puzzles: give -o a directory, one file each").into());
+    }
+    for (k, entry) in ahead.into_iter().chain(entries).enumerate() {
         let entry = entry?;
-        k += 1;
-        let path = match image_kind(&args.output) {
-            Some(_) if k > 1 => {
-                let message = "the input holds several puzzles: give -o a directory, one file each".to_string();
-                return Err(CliError::Unfit { place: args.output.display().to_string(), message }.into());
-            }
-            Some(_) => args.output.clone(),
-            None => args.output.join(format!("{k}.{}", if args.png { "png" } else { "svg" })),
+        let path = match single {
+            true => args.output.clone(),
+            false => args.output.join(format!("{}.{}", k + 1, if args.png { "png" } else { "svg" })),
         };
         let failed = |error| CliError::Solve { label: entry.label(), error };
         let picture = if args.analysis {

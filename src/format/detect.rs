@@ -53,6 +53,9 @@ mod tests {
         assert_eq!(detect("\u{feff}1...\n"), Some(Format::Sudoku));
         assert_eq!(detect("# Keen\n4de:a3_3a__a__a_ba,d2a9s1m4m48d2s2\n"), Some(Format::Keen));
         assert_eq!(detect("9:_,a1\n"), Some(Format::Keen));
+        // A Keen ID gone wrong is still read as one, to be told what is wrong.
+        assert_eq!(detect("4:garbage\n"), Some(Format::Keen));
+        assert_eq!(detect("1:1\n"), Some(Format::Sudoku));
         // Sudoku lines may end in a count after a colon.
         assert_eq!(detect("1234........:388\n"), Some(Format::Sudoku));
     }

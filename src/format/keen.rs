@@ -42,10 +42,11 @@ pub fn parse(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
     read_all(&mut Reader, text, source_name)
 }
 
-/// Whether `token` looks like a game ID: a size, perhaps a difficulty and
-/// `m`, a colon, and a description with a comma.
+/// Whether `token` looks like a game ID: a size of 2 or more, perhaps a
+/// difficulty and `m`, and a colon. No Sudoku line has one or two
+/// characters before a colon but a 1×1's.
 pub(super) fn looks_like_id(token: &str) -> bool {
-    token.split_once(':').is_some_and(|(params, desc)| params_size(params).is_some() && desc.contains(','))
+    token.split_once(':').is_some_and(|(params, _)| params_size(params).is_some_and(|n| n >= 2))
 }
 
 /// The size in `PARAMS`, if it is `N`, `NdX`, `Nm` or `NdXm`.

@@ -202,7 +202,14 @@ fn read_lines(block: &[(usize, &str)]) -> Result<Read, ReadError> {
                 let size = (1..=MAX_SIZE).find(|n| n * n >= length).unwrap_or(MAX_SIZE);
                 return Err((line, column + i, ParseErrorKind::BadChar { found, size }));
             }
-            let expected = "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string();
+            let root = length.isqrt();
+            let expected = match root * root == length {
+                true => format!(
+                    "a grid of at most {MAX_SIZE}×{MAX_SIZE} ({} characters; {length} is {root}×{root})",
+                    MAX_SIZE * MAX_SIZE
+                ),
+                false => "N² characters for an N×N grid (16, 25, 36, 49, 64, 81, …, 625)".to_string(),
+            };
             return Err((line, column, ParseErrorKind::BadLength { expected, found: length }));
         };
         let mut givens = Vec::with_capacity(size * size);
@@ -414,6 +421,11 @@ mod tests {
         assert!(matches!(err("1..x............\n"), (1, 4, BadChar { found: 'x', .. })));
         assert!(matches!(err("5...............\n"), (1, 1, BadChar { found: '5', .. })));
         assert!(matches!(err("...............\n"), (1, 1, BadLength { found: 15, .. })));
+        let (_, _, too_large) = err(&format!("{}\n", ".".repeat(900)));
+        assert!(
+            too_large.to_string().contains("a grid of at most 25×25 (625 characters; 900 is 30×30), found 900"),
+            "{too_large}"
+        );
         assert!(matches!(err("# c\n\n"), (1, 1, Empty)));
         assert!(matches!(err("1 2 . .\n. . 1 2\n. . .\n. . . .\n"), (3, 1, BadLength { found: 3, .. })));
         assert!(matches!(err("1 2 . .\n. . 5 2\n. . . .\n. . . .\n"), (2, 5, BadChar { found: '5', .. })));

@@ -331,6 +331,12 @@ impl Cage {
     pub fn cells(&self) -> &[Cell] {
         self.cells.as_slice()
     }
+
+    /// Whether the cells are in one piece, each reached from another
+    /// through cells that share a side.
+    pub fn in_one_piece(&self) -> bool {
+        in_one_piece(self.cells())
+    }
 }
 
 /// A set of cells that must hold distinct values: a row, a column, a box.

@@ -609,10 +609,11 @@ fn sum(a: Stats, b: &Stats) -> Stats {
         clauses: a.clauses.max(b.clauses),
         sat_calls: add(a.sat_calls, b.sat_calls),
         timed_out: a.timed_out || b.timed_out,
-        answered_by: if a.answered_by.is_none() || a.answered_by == b.answered_by {
-            b.answered_by
-        } else {
-            a.answered_by.and(Some(Backend::Auto))
+        // A part stopped before it started was answered by no engine.
+        answered_by: match (a.answered_by, b.answered_by) {
+            (None, by) | (by, None) => by,
+            (Some(x), Some(y)) if x == y => Some(x),
+            _ => Some(Backend::Auto),
         },
     }
 }
@@ -689,4 +690,19 @@ pub(crate) fn solutions(
         if limit.is_some_and(|l| found.len() as u64 >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
     Ok((found, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_answered_by_one_engine_or_none_are_answered_by_it() {
+        let by = |answered_by| Stats { answered_by, ..Stats::default() };
+        let native = by(Some(Backend::Native));
+        assert_eq!(sum(native, &by(None)).answered_by, Some(Backend::Native), "a part stopped before it started");
+        assert_eq!(sum(by(None), &native).answered_by, Some(Backend::Native));
+        assert_eq!(sum(native, &native).answered_by, Some(Backend::Native));
+        assert_eq!(sum(native, &by(Some(Backend::Sat))).answered_by, Some(Backend::Auto), "both engines");
+    }
 }
