@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             solutions = 0;
             for (i, puzzle) in puzzles.iter().enumerate() {
                 let started = per_puzzle.then(Instant::now);
-                solutions += solver.count(puzzle, limit)?.0.count;
+                solutions += solver.count(puzzle, limit)?.count();
                 if let Some(started) = started {
                     each[i].push(started.elapsed().as_secs_f64());
                 }

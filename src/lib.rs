@@ -16,6 +16,19 @@
 //! [`Solver::certify`] a [`Certificate`] of uniqueness that anyone can check.
 //!
 //! ```
+//! fn main() -> Result<(), cagey::Error> {
+//!     let puzzle: cagey::Puzzle = "# 3\n+ 6 A1 A2 A3\n- 1 B1 B2\n".parse()?;
+//!     let solver = cagey::Solver::default();
+//!     println!("{} solutions", solver.count(&puzzle, None)?.count());
+//!     println!("unique: {}", solver.uniqueness(&puzzle)?.is_unique());
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Every result carries the search's [`Stats`]; [`format`](mod@format) reads
+//! files of many puzzles:
+//!
+//! ```
 //! use cagey::{Backend, Solver, Uniqueness, format};
 //!
 //! // The seeds' 5×5 KenKen, which has exactly three solutions.
@@ -35,16 +48,17 @@
 //! let puzzle = &parsed[0].puzzle;
 //!
 //! let solver = Solver::new(Backend::Native);
-//! let (count, stats) = solver.count(puzzle, None).unwrap();
-//! assert_eq!(count.count, 3);
-//! assert!(stats.complete && stats.nodes.is_some());
+//! let count = solver.count(puzzle, None).unwrap();
+//! assert_eq!(count.count(), 3);
+//! assert!(count.is_complete() && count.stats.nodes.is_some());
 //!
-//! let (solutions, _) = Solver::new(Backend::Sat).solutions(puzzle, None).unwrap();
+//! let solutions = Solver::new(Backend::Sat).solutions(puzzle, None).unwrap().grids;
 //! assert_eq!(solutions.len(), 3);
 //! for grid in &solutions {
 //!     assert!(cagey::verify(puzzle, grid).is_ok());
 //! }
-//! assert!(matches!(solver.uniqueness(puzzle).unwrap().0, Uniqueness::Multiple(..)));
+//! let verdict = solver.uniqueness(puzzle).unwrap();
+//! assert!(!verdict.is_unique() && matches!(verdict.uniqueness, Uniqueness::Multiple(..)));
 //! ```
 //!
 //! The library needs none of the command line's crates: build it with
@@ -74,4 +88,32 @@ pub use setter::cage_change::CageChange;
 pub use setter::certificate::{Certificate, CertificateError};
 pub use setter::suggest::Suggestion;
 pub use solver::error::SolveError;
-pub use solver::{Cnf, Count, Enumerate, Solver, SolverBuilder, Uniqueness};
+pub use solver::{Cnf, Count, Enumerate, First, InvalidShard, Solutions, Solver, SolverBuilder, Uniqueness, Verdict};
+
+/// Any error of the library, for code that does not tell them apart: each
+/// of the library's errors converts into it with `?`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Text that is not a puzzle.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A puzzle a text format cannot hold.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// A puzzle that breaks the model's rules.
+    #[error(transparent)]
+    Invalid(#[from] InvalidPuzzle),
+    /// A puzzle a solver refuses.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The SAT encoding refused.
+    #[error(transparent)]
+    Sat(#[from] SatError),
+    /// A certificate that could not be made or does not hold.
+    #[error(transparent)]
+    Certificate(#[from] CertificateError),
+    /// A shard outside `1..=count`.
+    #[error(transparent)]
+    Shard(#[from] InvalidShard),
+}

@@ -31,8 +31,9 @@ fn cages_with_no_allowed_tuple_mean_no_solution_on_every_backend() {
     for text in cases {
         let puzzle = parse(text);
         for backend in Backend::ALL {
-            let (count, stats) = Solver::new(backend).count(&puzzle, None).unwrap();
-            assert_eq!(count.count, 0, "{backend} on {text:?}");
+            let count = Solver::new(backend).count(&puzzle, None).unwrap();
+            let stats = count.stats;
+            assert_eq!(count.count(), 0, "{backend} on {text:?}");
             assert!(stats.complete);
         }
     }
@@ -44,7 +45,7 @@ fn repeated_values_are_allowed_where_cells_share_no_group() {
     // 1 + 2 + 1 works (A1 = B2 = 1).
     let puzzle = parse("# 2\n+ 4 A1 A2 B2\n");
     for backend in Backend::ALL {
-        let (solutions, _) = Solver::new(backend).solutions(&puzzle, None).unwrap();
+        let solutions = Solver::new(backend).solutions(&puzzle, None).unwrap().grids;
         assert_eq!(solutions.len(), 1, "{backend}");
         assert_eq!(solutions[0].values(), [1, 2, 2, 1]);
     }
@@ -57,8 +58,8 @@ fn the_tuple_limit_is_a_typed_error() {
     let error = solver.count(&puzzle, None).unwrap_err();
     assert!(matches!(error, SolveError::Sat(SatError::TooManyTuples { cage: 0, cells: 18, limit: 1000, .. })));
     // The native backend has no such limit.
-    let (count, _) = Solver::new(Backend::Native).count(&puzzle, Some(10)).unwrap();
-    assert_eq!(count.count, 10);
+    let count = Solver::new(Backend::Native).count(&puzzle, Some(10)).unwrap();
+    assert_eq!(count.count(), 10);
 }
 
 /// The grid a model of the printed CNF describes, read by the numbering
@@ -129,7 +130,7 @@ fn a_cage_too_large_to_expand_is_refused_in_bounded_time() {
     let error = Solver::new(Backend::Sat).count(&puzzle, Some(1)).unwrap_err();
     assert!(matches!(error, SolveError::Sat(SatError::TuplesTooLong { cage: 0, cells: 625, .. })), "{error}");
     // The native backend, which needs no expansion, finds solutions at once.
-    assert_eq!(Solver::new(Backend::Native).count(&puzzle, Some(3)).unwrap().0.count, 3);
+    assert_eq!(Solver::new(Backend::Native).count(&puzzle, Some(3)).unwrap().count(), 3);
 }
 
 #[test]
@@ -138,12 +139,13 @@ fn a_timeout_cuts_every_backend_short_and_says_so() {
     let latin = Puzzle::new(7, vec![], vec![]).unwrap();
     for backend in Backend::ALL {
         let solver = Solver::builder().backend(backend).timeout(std::time::Duration::from_millis(100)).build();
-        let (count, stats) = solver.count(&latin, None).unwrap();
-        assert!(!count.complete && stats.timed_out && count.count > 0, "{backend}: {count:?}");
-        assert!(!solver.count(&latin, Some(5)).unwrap().1.timed_out, "{backend}: a limit met in time");
+        let count = solver.count(&latin, None).unwrap();
+        let stats = count.stats;
+        assert!(!count.is_complete() && stats.timed_out && count.count() > 0, "{backend}: {count:?}");
+        assert!(!solver.count(&latin, Some(5)).unwrap().stats.timed_out, "{backend}: a limit met in time");
         // A timeout that is over before the search starts: nothing decided.
         let instant = Solver::builder().backend(backend).timeout(std::time::Duration::from_nanos(1)).build();
-        assert_eq!(instant.uniqueness(&latin).unwrap().0, cagey::Uniqueness::Unknown(None), "{backend}");
+        assert_eq!(instant.uniqueness(&latin).unwrap().uniqueness, cagey::Uniqueness::Unknown(None), "{backend}");
     }
 }
 
@@ -152,20 +154,20 @@ fn a_tally_counts_each_solution_found_once() {
     use std::sync::atomic::{AtomicU64, Ordering};
     // Latin squares: of 4×4, cut at a limit; of 5×5, on threads, a count
     // that passes the probe and starts again split.
-    static TALLIES: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+    let tallies: Vec<std::sync::Arc<AtomicU64>> = (0..6).map(|_| Default::default()).collect();
     let squares = parse("# 4\n");
     let five = parse("# 5\n");
     for (i, backend) in Backend::ALL.into_iter().enumerate() {
-        let solver = Solver::builder().backend(backend).tally(&TALLIES[2 * i]).build();
-        assert_eq!(solver.count(&squares, Some(100)).unwrap().0.count, 100);
+        let solver = Solver::builder().backend(backend).tally(tallies[2 * i].clone()).build();
+        assert_eq!(solver.count(&squares, Some(100)).unwrap().count(), 100);
         // One past the limit, to know whether the count is whole.
-        assert_eq!(TALLIES[2 * i].load(Ordering::Relaxed), 101, "{backend}");
-        let solver = Solver::builder().backend(backend).tally(&TALLIES[2 * i + 1]).build();
-        let (count, _) = solver.count_on_threads(&five, Some(20_000), 2).unwrap();
-        let tallied = TALLIES[2 * i + 1].load(Ordering::Relaxed);
+        assert_eq!(tallies[2 * i].load(Ordering::Relaxed), 101, "{backend}");
+        let solver = Solver::builder().backend(backend).tally(tallies[2 * i + 1].clone()).build();
+        let count = solver.count_on_threads(&five, Some(20_000), 2).unwrap();
+        let tallied = tallies[2 * i + 1].load(Ordering::Relaxed);
         // The threads may each find one past the limit before they stop.
         assert!((20_001..=20_002).contains(&tallied), "{backend}: {tallied}");
-        assert_eq!(count.count, 20_000);
+        assert_eq!(count.count(), 20_000);
     }
 }
 
@@ -180,15 +182,15 @@ fn reproducible_auto_hands_over_to_sat_and_answers_alike_every_time() {
     let cages = keen.cages()[..keen.cages().len() - 4].to_vec();
     let puzzle = Puzzle::new(9, vec![], cages).unwrap();
     let reproducible = Solver::builder().backend(Backend::Auto).reproducible().build();
-    let (first, stats) = reproducible.solutions(&puzzle, None).unwrap();
+    let cagey::Solutions { grids: first, stats } = reproducible.solutions(&puzzle, None).unwrap();
     assert_eq!(stats.answered_by, Some(Backend::Sat), "{stats:?}");
     assert!(stats.complete && stats.failures.is_some_and(|f| f >= 16 * 81), "{stats:?}");
-    assert_eq!(reproducible.solutions(&puzzle, None).unwrap().0, first, "another order, or other solutions");
+    assert_eq!(reproducible.solutions(&puzzle, None).unwrap().grids, first, "another order, or other solutions");
     let mut sorted = first.clone();
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), first.len(), "a solution handed out twice");
-    let (mut by_sat, _) = Solver::new(Backend::Sat).solutions(&puzzle, None).unwrap();
+    let cagey::Solutions { grids: mut by_sat, stats: _ } = Solver::new(Backend::Sat).solutions(&puzzle, None).unwrap();
     by_sat.sort();
     assert_eq!((sorted.len(), &sorted), (3, &by_sat));
     assert!(first.iter().all(|grid| verify(&puzzle, grid).is_ok()));
@@ -203,11 +205,12 @@ fn reproducible_auto_goes_on_with_native_when_sat_refuses_the_puzzle() {
     let parsed = format::parse(&text, path, &ParseOptions::default()).unwrap();
     let puzzle = &parsed.iter().find(|p| p.line == 1).expect("the puzzle at line 1").puzzle;
     let reproducible = |tuples| Solver::builder().backend(Backend::Auto).reproducible().tuple_limit(tuples).build();
-    let (by_sat, stats) = reproducible(Solver::DEFAULT_TUPLE_LIMIT).solutions(puzzle, None).unwrap();
+    let cagey::Solutions { grids: by_sat, stats } =
+        reproducible(Solver::DEFAULT_TUPLE_LIMIT).solutions(puzzle, None).unwrap();
     assert_eq!((by_sat.len(), stats.answered_by), (1, Some(Backend::Sat)), "{stats:?}");
     // No cage fits in one tuple: SAT refuses, and native starts again,
     // handing out only what it had not.
-    let (by_native, stats) = reproducible(1).solutions(puzzle, None).unwrap();
+    let cagey::Solutions { grids: by_native, stats } = reproducible(1).solutions(puzzle, None).unwrap();
     assert_eq!((&by_native, stats.answered_by, stats.complete), (&by_sat, Some(Backend::Native), true), "{stats:?}");
     assert_eq!(stats.solutions, 1);
 }

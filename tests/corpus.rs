@@ -113,7 +113,7 @@ fn seed_kenken_gives_exactly_the_three_grids_of_the_seed() {
         seed_grids.iter().map(|rows| Grid::new(5, rows.iter().flatten().copied().collect()).unwrap()).collect();
     expected.sort();
     for backend in Backend::ALL {
-        let (mut found, stats) = Solver::new(backend).solutions(puzzle, None).unwrap();
+        let cagey::Solutions { grids: mut found, stats } = Solver::new(backend).solutions(puzzle, None).unwrap();
         found.sort();
         assert_eq!(found, expected, "{backend}");
         assert!(stats.complete);
@@ -131,7 +131,7 @@ fn analysis_agrees_with_the_full_list_of_solutions() {
             continue;
         }
         let puzzle = &load(file)[*index];
-        let (solutions, _) = Solver::new(Backend::Native).solutions(puzzle, None).unwrap();
+        let solutions = Solver::new(Backend::Native).solutions(puzzle, None).unwrap().grids;
         let listed = Analysis::of_solutions(puzzle.size(), &solutions);
         for backend in Backend::ALL {
             // Native asks each question as a search of its own: proving
@@ -161,12 +161,12 @@ fn suggested_givens_leave_one_solution() {
         }
         let puzzle = &load(file)[*index];
         let solver = Solver::new(Backend::Auto);
-        let (solutions, _) = Solver::new(Backend::Native).solutions(puzzle, None).unwrap();
+        let solutions = Solver::new(Backend::Native).solutions(puzzle, None).unwrap().grids;
         let keep = &solutions[solutions.len() / 2];
         let suggestion = solver.suggest(puzzle, keep).unwrap();
         assert!(suggestion.complete);
-        assert_eq!(suggestion.smallest, expected <= 1 + Solver::SUGGEST_SAMPLE, "{file} #{index}");
-        let agree = |grid: &Grid| suggestion.givens.iter().all(|&(cell, value)| grid.get(cell) == value);
+        assert_eq!(suggestion.smallest, expected <= 1 + 5_000, "{file} #{index}");
+        let agree = |grid: &Grid| suggestion.givens.iter().all(|&(cell, value)| grid[cell] == value);
         let left: Vec<&Grid> = solutions.iter().filter(|grid| agree(grid)).collect();
         assert_eq!(left, [keep], "{file} #{index}: {:?}", suggestion.givens);
         if suggestion.smallest && !suggestion.givens.is_empty() && expected <= 1_000 {
@@ -174,7 +174,7 @@ fn suggested_givens_leave_one_solution() {
             let open: Vec<cagey::Cell> =
                 Analysis::of_solutions(puzzle.size(), &solutions).open().into_iter().map(|(c, _)| c).collect();
             for fewer in open.iter().combinations(suggestion.givens.len() - 1) {
-                let left = solutions.iter().filter(|g| fewer.iter().all(|&&c| g.get(c) == keep.get(c))).count();
+                let left = solutions.iter().filter(|g| fewer.iter().all(|&&c| g[c] == keep[c])).count();
                 assert!(left > 1, "{file} #{index}: {fewer:?} would do instead of {:?}", suggestion.givens);
             }
         }
@@ -193,7 +193,7 @@ fn every_unique_puzzle_gets_a_certificate_that_checks() {
     let solver = Solver::default();
     for ((file, index), &expected) in &manifest() {
         let puzzle = &load(file)[*index];
-        let (found, _) = solver.solutions(puzzle, Some(2)).unwrap();
+        let found = solver.solutions(puzzle, Some(2)).unwrap().grids;
         if expected != 1 {
             if let [one, _] = &found[..] {
                 assert!(matches!(solver.certify(puzzle, one), Err(CertificateError::NotUnique(_))), "{file} #{index}");
@@ -214,7 +214,7 @@ fn every_unique_puzzle_gets_a_certificate_that_checks() {
 fn a_tampered_certificate_is_rejected() {
     let puzzle = &load("kenken/generated-9x9.txt")[0];
     let solver = Solver::default();
-    let (found, _) = solver.solutions(puzzle, None).unwrap();
+    let found = solver.solutions(puzzle, None).unwrap().grids;
     let good = solver.certify(puzzle, &found[0]).unwrap();
     let check = |certificate: &Certificate| solver.check_certificate(puzzle, certificate);
     assert_eq!(check(&good), Ok(()));
@@ -255,13 +255,13 @@ fn cage_changes_leave_one_solution() {
             continue;
         }
         let puzzle = &load(file)[*index];
-        let (solutions, _) = Solver::new(Backend::Native).solutions(puzzle, Some(2)).unwrap();
+        let solutions = Solver::new(Backend::Native).solutions(puzzle, Some(2)).unwrap().grids;
         let keep = &solutions[0];
         for change in Solver::default().cage_changes(puzzle, keep, 3).unwrap() {
             let mut cages = puzzle.cages().to_vec();
             cages.splice(change.cage..=change.cage, change.into.iter().cloned());
             let changed = Puzzle::new(puzzle.size(), puzzle.extra_groups().to_vec(), cages).unwrap();
-            let (found, _) = Solver::new(Backend::Native).solutions(&changed, None).unwrap();
+            let found = Solver::new(Backend::Native).solutions(&changed, None).unwrap().grids;
             assert_eq!(found, std::slice::from_ref(keep), "{file} #{index}: {change:?}");
             offered += 1;
         }

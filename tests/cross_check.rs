@@ -110,7 +110,7 @@ proptest! {
         let puzzle = kenken(size, seed, max_cage, noop, perturb);
         let oracle: BTreeSet<Grid> = latin_squares(size).into_iter().filter(|g| verify(&puzzle, g).is_ok()).collect();
         for backend in Backend::ALL {
-            let (found, _) = Solver::new(backend).solutions(&puzzle, None).unwrap();
+            let found = Solver::new(backend).solutions(&puzzle, None).unwrap().grids;
             let count = found.len();
             let found: BTreeSet<Grid> = found.into_iter().collect();
             prop_assert_eq!(count, found.len(), "{} repeated a grid", backend);
@@ -146,7 +146,7 @@ fn one_open_cage(planted: &Grid, cells: &[Cell], op: Op, target: Target) -> Puzz
     for i in 0..n * n {
         let cell = Cell::new(i / n, i % n);
         if !cells.contains(&cell) {
-            cages.push(Cage::new(Op::Given, u64::from(planted.get(cell)), vec![cell]).unwrap());
+            cages.push(Cage::new(Op::Given, u64::from(planted[cell]), vec![cell]).unwrap());
         }
     }
     Puzzle::new(n, vec![], cages).unwrap()
@@ -175,8 +175,8 @@ proptest! {
         let n = size;
         let all: Vec<Cell> = (0..n * n).map(|i| Cell::new(i / n, i % n)).collect();
         let cells: Vec<Cell> = if transversal {
-            let value = planted.get(Cell::new(0, 0));
-            all.iter().copied().filter(|&c| planted.get(c) == value).collect()
+            let value = planted[Cell::new(0, 0)];
+            all.iter().copied().filter(|&c| planted[c] == value).collect()
         } else {
             // At most two cells per row and per column, so that the cage's
             // allowed tuples stay few enough for the SAT encoding.
@@ -193,7 +193,7 @@ proptest! {
             }
             picked
         };
-        let values = cells.iter().map(|&c| u32::from(planted.get(c)));
+        let values = cells.iter().map(|&c| u32::from(planted[c]));
         let exact = match op {
             Op::Add => values.sum::<u32>().to_string(),
             _ => decimal_product(values),
@@ -201,7 +201,7 @@ proptest! {
         let target = match target_kind {
             0 | 1 => exact.clone(),
             2 => format!("{exact}0"),
-            3 => decimal_product(std::iter::once(29).chain(cells.iter().map(|&c| u32::from(planted.get(c))))),
+            3 => decimal_product(std::iter::once(29).chain(cells.iter().map(|&c| u32::from(planted[c])))),
             4 => u64::MAX.to_string(),
             5 => "18446744073709551616".to_string(),
             6 => "18446744073709551617".to_string(),
@@ -231,9 +231,9 @@ fn generator_spreads_over_none_one_and_several() {
     let mut sudoku_tally = [0u32; 3];
     for seed in 0..300 {
         let puzzle = kenken(4 + seed as usize % 3, seed, 4, seed % 2 == 0, 0.03);
-        kenken_tally[NATIVE.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        kenken_tally[NATIVE.count(&puzzle, Some(2)).unwrap().count() as usize] += 1;
         let puzzle = sudoku(9, seed, 0.45, 0.01);
-        sudoku_tally[NATIVE.count(&puzzle, Some(2)).unwrap().0.count as usize] += 1;
+        sudoku_tally[NATIVE.count(&puzzle, Some(2)).unwrap().count() as usize] += 1;
     }
     // Measured at the time of writing: KenKen about 30% none, 30% one,
     // 40% several; Sudoku about 30% none, 15% one, 55% several.
@@ -361,7 +361,7 @@ proptest! {
             1 => kenken(size, seed, 5, false, 0.0),
             _ => sudoku(size, seed, 0.3, 0.0),
         };
-        let (solutions, stats) = Solver::new(Backend::Native).solutions(&puzzle, Some(CAP)).unwrap();
+        let cagey::Solutions { grids: solutions, stats } = Solver::new(Backend::Native).solutions(&puzzle, Some(CAP)).unwrap();
         prop_assume!(stats.complete && solutions.len() > 1);
         let listed = cagey::Analysis::of_solutions(size, &solutions);
         for backend in Backend::ALL {
@@ -372,7 +372,7 @@ proptest! {
         let keep = &solutions[seed as usize % solutions.len()];
         let suggestion = Solver::new(Backend::Sat).suggest(&puzzle, keep).unwrap();
         let left: Vec<&Grid> =
-            solutions.iter().filter(|g| suggestion.givens.iter().all(|&(c, v)| g.get(c) == v)).collect();
+            solutions.iter().filter(|g| suggestion.givens.iter().all(|&(c, v)| g[c] == v)).collect();
         prop_assert_eq!(left, vec![keep]);
     }
 }

@@ -215,7 +215,7 @@ fn keen_game_ids_read_as_keen_meant_them_and_write_back_the_same() {
         let puzzle = &parsed[0].puzzle;
         let values: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
         let grid = Grid::new(puzzle.size(), values).unwrap();
-        let (found, _) = cagey::Solver::new(cagey::Backend::Native).solutions(puzzle, Some(2)).unwrap();
+        let found = cagey::Solver::new(cagey::Backend::Native).solutions(puzzle, Some(2)).unwrap().grids;
         assert_eq!(found, [grid], "{id}");
         let (_, desc) = id.split_once(':').unwrap();
         assert_eq!(keen::write(puzzle).unwrap(), format!("{}:{desc}", puzzle.size()));

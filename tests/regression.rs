@@ -133,3 +133,28 @@ fn issue_74_a_cage_in_two_pieces_is_warned_of_and_an_empty_grid_is_not() {
     let out = cagey_with_input(&["count", "-"], "# 4\n! 1 A1\n");
     assert_eq!((stdout(&out).as_str(), stderr(&out).as_str()), ("144\n", ""), "a Latin square with a given");
 }
+
+#[test]
+fn issue_74_the_library_reads_like_rust() -> Result<(), cagey::Error> {
+    use cagey::{Backend, Cell, Puzzle, Solver};
+    let puzzle: Puzzle = "# 3\n+ 6 A1 A2 A3\n- 1 B1 B2\n".parse()?;
+    let solver = Solver::default();
+    let count = solver.count(&puzzle, None)?;
+    assert_eq!((count.count(), count.is_complete(), count.stats.solutions), (8, true, 8));
+    assert!(!solver.uniqueness(&puzzle)?.is_unique());
+    let unique: Puzzle = "# 2\n! 1 A1\n".parse()?;
+    let verdict = solver.uniqueness(&unique)?;
+    assert!(verdict.is_unique() && verdict.uniqueness.is_unique());
+    let grid = solver.first(&unique)?.grid.expect("a solution");
+    assert_eq!((grid.get(0, 0), grid.get(1, 0), grid.get(2, 0)), (Some(1), Some(2), None));
+    assert_eq!(grid[Cell::parse("B2")?], 1);
+    assert_eq!("r1c2".parse::<Cell>()?, Cell::new(0, 1));
+    // Bad arguments are errors, not panics.
+    assert!(Solver::builder().shard(0, 3).is_err() && Solver::builder().shard(4, 3).is_err());
+    assert!(matches!("# 2\n+ 3 A1 Z9\n".parse::<Puzzle>().map_err(cagey::Error::from), Err(cagey::Error::Parse(_))));
+    // An interrupt needs no 'static flag.
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let stopped = Solver::builder().backend(Backend::Native).interrupt(flag).build();
+    assert!(!stopped.count(&puzzle, None)?.is_complete());
+    Ok(())
+}

@@ -43,7 +43,7 @@ fn shards_hold_every_solution_once_on_every_backend() {
             for shards in [1, 2, 3, 16] {
                 let mut every = HashSet::new();
                 for index in 1..=shards {
-                    let solver = Solver::builder().backend(backend).shard(index, shards).build();
+                    let solver = Solver::builder().backend(backend).shard(index, shards).unwrap().build();
                     for grid in solutions(&solver, &puzzle) {
                         assert!(every.insert(grid), "a solution in two of {shards} shards ({backend})");
                     }
@@ -60,24 +60,26 @@ fn counting_on_threads_counts_the_whole_and_stops_at_a_limit() {
         for backend in Backend::ALL {
             let solver = Solver::new(backend);
             for threads in [2, 3] {
-                let (whole, stats) = solver.count_on_threads(&puzzle, None, threads).unwrap();
-                assert_eq!((whole.count, whole.complete, stats.solutions), (count as u64, true, count as u64));
-                let (cut, _) = solver.count_on_threads(&puzzle, Some(2), threads).unwrap();
-                assert_eq!(cut.count, 2.min(count as u64), "{backend} on {threads} threads");
+                let whole = solver.count_on_threads(&puzzle, None, threads).unwrap();
+                let stats = whole.stats;
+                assert_eq!((whole.count(), whole.is_complete(), stats.solutions), (count as u64, true, count as u64));
+                let cut = solver.count_on_threads(&puzzle, Some(2), threads).unwrap();
+                assert_eq!(cut.count(), 2.min(count as u64), "{backend} on {threads} threads");
             }
             // Past the probe the search is split: 5x5 Latin squares.
             let latin = Puzzle::new(5, vec![], vec![]).unwrap();
-            let (many, _) = solver.count_on_threads(&latin, Some(60_000), 2).unwrap();
-            assert_eq!((many.count, many.complete), (60_000, false));
-            let shard = Solver::builder().backend(backend).shard(2, 3).build();
-            let one = shard.count(&puzzle, None).unwrap().0.count;
-            assert_eq!(shard.count_on_threads(&puzzle, None, 2).unwrap().0.count, one);
+            let many = solver.count_on_threads(&latin, Some(60_000), 2).unwrap();
+            assert_eq!((many.count(), many.is_complete()), (60_000, false));
+            let shard = Solver::builder().backend(backend).shard(2, 3).unwrap().build();
+            let one = shard.count(&puzzle, None).unwrap().count();
+            assert_eq!(shard.count_on_threads(&puzzle, None, 2).unwrap().count(), one);
         }
     }
 }
 
 #[test]
-#[should_panic(expected = "shard 4 of 3: shards are numbered from 1 to 3")]
-fn a_shard_past_the_count_is_a_mistake() {
-    let _ = Solver::builder().shard(4, 3);
+fn a_shard_past_the_count_is_an_error() {
+    let error = Solver::builder().shard(4, 3).unwrap_err();
+    assert_eq!(error.to_string(), "shard 4 of 3: shards are numbered from 1 to 3");
+    assert!(Solver::builder().shard(0, 3).is_err() && Solver::builder().shard(3, 3).is_ok());
 }

@@ -62,7 +62,7 @@ pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -
         }
         // A count past the limit still says "not unique"; only a search
         // cut short by time leaves the answer open.
-        answer = answer.and(match (report.count.count, report.count.complete && report.analysis.complete()) {
+        answer = answer.and(match (report.count.count(), report.count.is_complete() && report.analysis.complete()) {
             (2.., _) => Answer::Negative,
             (_, false) => Answer::TimedOut,
             (1, true) => Answer::Positive,
@@ -109,10 +109,11 @@ fn report(solver: &Solver, args: &AnalyzeArgs, entry: &Entry, keep: Option<&Grid
     let started = Instant::now();
     let puzzle = &entry.puzzle;
     // One search lists the solutions when they are few, and counts them.
-    let (solutions, stats) = solver.solutions(puzzle, Some(LISTED + 1))?;
-    let few = stats.complete && solutions.len() as u64 <= LISTED.min(args.limit);
-    let (count, stats) = match few {
-        true => (Count { count: solutions.len() as u64, complete: true }, stats),
+    let listed = solver.solutions(puzzle, Some(LISTED + 1))?;
+    let solutions = listed.grids;
+    let few = listed.stats.complete && solutions.len() as u64 <= LISTED.min(args.limit);
+    let count = match few {
+        true => Count { stats: listed.stats },
         false => solver.count(puzzle, Some(args.limit))?,
     };
     let analysis = solver.analyze(puzzle)?;
@@ -120,19 +121,19 @@ fn report(solver: &Solver, args: &AnalyzeArgs, entry: &Entry, keep: Option<&Grid
         let plain = Analysis::of_solutions(puzzle.size(), &solutions);
         plain.fixed() == analysis.fixed() && plain.open() == analysis.open()
     });
-    let keep = keep.or(analysis.first()).filter(|_| args.suggest && count.count != 1);
+    let keep = keep.or(analysis.first()).filter(|_| args.suggest && count.count() != 1);
     let suggestion = keep.map(|keep| solver.suggest(puzzle, keep)).transpose()?;
     let changes = match keep {
         Some(keep) if entry.format == Format::KenKen => solver.cage_changes(puzzle, keep, CHANGES)?,
         _ => Vec::new(),
     };
-    let timed_out = stats.timed_out;
+    let timed_out = count.stats.timed_out;
     Ok(Report { count, timed_out, analysis, listed, suggestion, changes, elapsed: started.elapsed() })
 }
 
 /// `3 solutions`, `10000+ solutions`, `no solution`.
 fn count_words(report: &Report) -> String {
-    match (report.count.count, report.count.complete) {
+    match (report.count.count(), report.count.is_complete()) {
         (0, true) => "no solution".to_string(),
         (n, true) => plural(n, "solution"),
         (n, false) if report.timed_out => format!("{n}+ solutions before the timeout"),
@@ -201,8 +202,8 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
         "source": entry.source,
         "line": entry.line,
         "size": entry.puzzle.size(),
-        "count": report.count.count,
-        "complete": report.count.complete,
+        "count": report.count.count(),
+        "complete": report.count.is_complete(),
         "timed_out": report.timed_out,
         "analysis_complete": analysis.complete(),
         "fixed": fixed,

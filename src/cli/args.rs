@@ -1,7 +1,7 @@
 //! The command line as clap reads it.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use cagey::format::{Boxes, Format};
@@ -686,7 +686,8 @@ impl SolverArgs {
 
     /// The backend with its settings, to add more.
     pub fn builder(&self) -> SolverBuilder {
-        let builder = self.tuples.apply(Solver::builder()).backend(self.backend).interrupt(&super::stop::INTERRUPTED);
+        let builder =
+            self.tuples.apply(Solver::builder()).backend(self.backend).interrupt(Arc::clone(&super::stop::INTERRUPTED));
         let builder = match self.timeout {
             Some(timeout) => builder.timeout(timeout),
             None => builder,

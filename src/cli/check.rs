@@ -41,7 +41,7 @@ pub fn check(args: &CheckArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
                 matches!(&report.disagreement, Some(Disagreement::Panicked { solver, .. }) if solver == name);
             let found = (!panicked).then(|| panic::catch_unwind(AssertUnwindSafe(|| solver.uniqueness(&entry.puzzle))));
             *verdict = match found {
-                Some(Ok(found)) => word(&found.map_err(failed)?.0),
+                Some(Ok(found)) => word(&found.map_err(failed)?.uniqueness),
                 _ => "panicked",
             };
         }

@@ -6,6 +6,7 @@
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, LazyLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -49,7 +50,7 @@ impl Progress {
 
 /// Solutions found by the count [`Solutions`] shows (see
 /// `SolverBuilder::tally`).
-pub static FOUND: AtomicU64 = AtomicU64::new(0);
+pub static FOUND: LazyLock<Arc<AtomicU64>> = LazyLock::new(Arc::default);
 
 /// The solutions of one long count, with the rate, read from [`FOUND`] by a
 /// thread of its own.

@@ -59,7 +59,7 @@ pub fn render(args: &RenderArgs, entries: &mut Entries, out: &mut dyn Write) -> 
             let analysis = solver.analyze(&entry.puzzle).map_err(failed)?;
             draw(&entry, &Fill::Analysis(&analysis))
         } else if args.solution {
-            let (found, _) = solver.solutions(&entry.puzzle, Some(args.index)).map_err(failed)?;
+            let found = solver.solutions(&entry.puzzle, Some(args.index)).map_err(failed)?.grids;
             match found.get(args.index as usize - 1) {
                 Some(grid) => draw(&entry, &Fill::Solution(grid)),
                 None => {
@@ -243,7 +243,7 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
         let (x, y) = centre(cell);
         match fill {
             Fill::Nothing => {}
-            Fill::Solution(grid) => doc = doc.add(text(grid.get(cell).to_string(), x, y, big, false, true, "#1d4e9e")),
+            Fill::Solution(grid) => doc = doc.add(text(grid[cell].to_string(), x, y, big, false, true, "#1d4e9e")),
             Fill::Analysis(analysis) => {
                 let values = analysis.values(cell);
                 if let [value] = values[..] {
@@ -338,7 +338,7 @@ mod tests {
     #[test]
     fn a_solution_fills_the_cells_and_an_analysis_shades_the_open_ones() {
         let entry = seed();
-        let (found, _) = Solver::new(Backend::Native).solutions(&entry.puzzle, Some(1)).unwrap();
+        let found = Solver::new(Backend::Native).solutions(&entry.puzzle, Some(1)).unwrap().grids;
         let pixmap = rasterise(&draw(&entry, &Fill::Solution(&found[0]))).unwrap();
         let a2 = (MARGIN + CELL, MARGIN);
         assert!(inked(&pixmap, (a2.0 + 18.0, a2.1 + 20.0), (a2.0 + 42.0, a2.1 + 50.0)));

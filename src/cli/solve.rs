@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cagey::{Cell, Enumerate, Grid, SatError, Uniqueness};
@@ -121,7 +122,9 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     let mut answer = Answer::Positive;
     let mut solver = input.solver.builder();
     if let Some(shard) = args.shard {
-        solver = solver.shard(shard.index, shard.count);
+        let unfit =
+            |error: cagey::InvalidShard| CliError::Unfit { place: "--shard".into(), message: error.to_string() };
+        solver = solver.shard(shard.index, shard.count).map_err(unfit)?;
     }
     let threads = args.jobs.threads(usize::MAX);
     // Few puzzles for the threads: each is split across them instead.
@@ -130,7 +133,7 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     // One puzzle: its solutions are the progress to show.
     let single = all && ahead.len() == 1;
     if single {
-        solver = solver.tally(&FOUND);
+        solver = solver.tally(Arc::clone(&FOUND));
     }
     let solver = solver.build();
     let count = |entry: &Entry| match split {
@@ -152,10 +155,11 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
             answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
         };
-        let ((count, stats), elapsed) = result.map_err(solve_error(entry))?;
+        let (count, elapsed) = result.map_err(solve_error(entry))?;
+        let stats = count.stats;
         if stats.timed_out {
             answer = answer.and(Answer::TimedOut);
-        } else if count.count == 0 {
+        } else if count.count() == 0 {
             answer = answer.and(Answer::Negative);
         }
         match input.format {
@@ -236,7 +240,7 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
             answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
         };
-        let ((verdict, stats), elapsed) = result.map_err(solve_error(entry))?;
+        let (cagey::Verdict { uniqueness: verdict, stats }, elapsed) = result.map_err(solve_error(entry))?;
         let certified = match (&args.proof, &verdict) {
             (Some(dir), Uniqueness::Unique(grid)) => {
                 let dir = proof::directory(dir, k, one);

@@ -1,12 +1,12 @@
 //! What stops a run early: Ctrl-C, a flag the searches watch, and the
 //! clock of `--total-timeout`.
 
-use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 /// Set by Ctrl-C: searches stop, and the puzzles not yet started are left.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
 /// When the run started (`main` reads it first).
 pub static STARTED: LazyLock<Instant> = LazyLock::new(Instant::now);

@@ -341,7 +341,7 @@ fn planted_group<R: Rng + ?Sized>(planted: &Grid, rng: &mut R) -> Group {
     let mut cells = Vec::new();
     for index in order {
         let cell = Cell::new(index / n, index % n);
-        let bit = 1 << planted.get(cell);
+        let bit = 1 << planted[cell];
         if cells.len() < wanted && taken & bit == 0 {
             taken |= bit;
             cells.push(cell);
@@ -365,7 +365,7 @@ fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
 /// with `noop`, every op of a multi-cell cage is `?`. Products are exact
 /// however many cells the cage has.
 fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, rng: &mut R) -> Cage {
-    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted.get(c))).collect();
+    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted[c])).collect();
     let sum = || Target::from(values.iter().map(|&v| u64::from(v)).sum::<u64>());
     let product = || exact_product(&values);
     let (op, target) = match *values.as_slice() {
@@ -453,7 +453,7 @@ fn nudged(target: &Target, up: bool) -> Target {
 /// cage of k cells. Most are out of the cage's reach; an implementation
 /// that saturates, wraps or rounds may take them for reachable.
 fn wild_target<R: Rng + ?Sized>(cells: &[Cell], planted: &Grid, rng: &mut R) -> Target {
-    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted.get(c))).collect();
+    let values: Vec<u32> = cells.iter().map(|&c| u32::from(planted[c])).collect();
     let up = rng.random_bool(0.5);
     let near = |base: &str| nudged(&Target::from_decimal(base).expect("digits"), up);
     match rng.random_range(0..6) {
@@ -493,7 +493,7 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
                 let target = match cage.op() {
                     // A given stays a value of the grid: another one.
                     Op::Given if n > 1 => {
-                        let v = u64::from(planted.get(cage.cells()[0]));
+                        let v = u64::from(planted[cage.cells()[0]]);
                         Target::from((v + rng.random_range(1..n as u64) - 1) % n as u64 + 1)
                     }
                     Op::Given => cage.target().clone(),
@@ -645,18 +645,18 @@ pub fn make_unique<R: Rng + ?Sized>(
 ) -> Result<Generated, GenerateError> {
     let Generated { mut puzzle, planted } = generated;
     let verdict = loop {
-        let (a, b) = match solver::uniqueness(pinner.1, &puzzle)?.0 {
+        let (a, b) = match solver::uniqueness(pinner.1, &puzzle)?.uniqueness {
             Uniqueness::Multiple(a, b) => (a, b),
             verdict => break verdict,
         };
         let n = puzzle.size();
         let cell = (0..n * n)
             .map(|i| Cell::new(i / n, i % n))
-            .find(|&c| a.get(c) != b.get(c))
+            .find(|&c| a[c] != b[c])
             .expect("two different solutions differ somewhere");
         puzzle = pin(&puzzle, cell, &planted, rng);
     };
-    let confirmed = solver::uniqueness(confirmer.1, &puzzle)?.0;
+    let confirmed = solver::uniqueness(confirmer.1, &puzzle)?.uniqueness;
     if confirmed != verdict {
         let found = match confirmed {
             Uniqueness::Unknown(_) => "no answer within its timeout".to_string(),
@@ -685,7 +685,7 @@ fn pin<R: Rng + ?Sized>(puzzle: &Puzzle, cell: Cell, planted: &Grid, rng: &mut R
             cages.push(planted_cage(cells, planted, cage.op() == Op::Any, rng));
         }
     }
-    let given = Cage::new(Op::Given, u64::from(planted.get(cell)), vec![cell]).expect("a given");
+    let given = Cage::new(Op::Given, u64::from(planted[cell]), vec![cell]).expect("a given");
     cages.push(given);
     Puzzle::new(n, puzzle.extra_groups().to_vec(), cages).expect("pinning keeps a puzzle well formed")
 }
@@ -809,11 +809,11 @@ mod tests {
             let mut rng = rng(11, case);
             let options = KenKenOptions { max_cage: 5, noop: true, ..KenKenOptions::new(6) };
             let generated = make_unique(kenken(&options, &mut rng), native, sat, &mut rng).unwrap();
-            let (solutions, _) = NATIVE.solutions(&generated.puzzle, None).unwrap();
+            let solutions = NATIVE.solutions(&generated.puzzle, None).unwrap().grids;
             assert_eq!(solutions, std::slice::from_ref(&generated.planted));
             let options = SudokuOptions { size: 9, boxes: BoxShape::default_for(9), clues: 0.2, perturb: 0.0 };
             let generated = make_unique(sudoku(&options, &mut rng), sat, native, &mut rng).unwrap();
-            let (solutions, _) = NATIVE.solutions(&generated.puzzle, None).unwrap();
+            let solutions = NATIVE.solutions(&generated.puzzle, None).unwrap().grids;
             assert_eq!(solutions, [generated.planted]);
         }
     }

@@ -29,6 +29,8 @@ pub struct ParseError {
 pub enum ParseErrorKind {
     /// Nothing but blank lines and comments.
     Empty,
+    /// A second puzzle where one was expected (`"…".parse::<Puzzle>()`).
+    MorePuzzles,
     /// A KenKen puzzle that does not start with `# N`.
     MissingSize {
         /// What was found instead.
@@ -141,6 +143,7 @@ impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseErrorKind::Empty => write!(f, "no puzzle found: expected a KenKen '# N' line or a Sudoku grid"),
+            ParseErrorKind::MorePuzzles => write!(f, "a second puzzle starts here: expected one"),
             ParseErrorKind::MissingSize { found } => {
                 write!(f, "expected a size line '# N' to start a KenKen puzzle, found '{}'", shown(found))
             }

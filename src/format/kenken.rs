@@ -279,7 +279,7 @@ impl Builder {
 }
 
 /// `B3` → row 1, column 2; `None` unless it names a cell of an N×N grid.
-fn parse_cell(text: &str, size: usize) -> Option<Cell> {
+pub(super) fn parse_cell(text: &str, size: usize) -> Option<Cell> {
     let mut chars = text.chars();
     let letter = chars.next()?.to_ascii_uppercase();
     let digits = chars.as_str();

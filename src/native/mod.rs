@@ -824,7 +824,7 @@ mod tests {
         let given = Cage::new(Op::Given, 4u64, vec![Cell::new(0, 0)]).unwrap();
         let other = Puzzle::new(4, Vec::new(), vec![cage(Op::Mul, 12, [(3, 2), (3, 3)]), given]).unwrap();
         let fits = |ok: &dyn Fn(&Grid) -> bool| squares.iter().filter(|g| ok(g)).count();
-        let at = |g: &Grid, r, c| g.get(Cell::new(r, c));
+        let at = |g: &Grid, r, c| g[Cell::new(r, c)];
         let in_corner = fits(&|g| at(g, 0, 0) + at(g, 0, 1) == 3);
         let in_other = fits(&|g| at(g, 3, 2) * at(g, 3, 3) == 12 && at(g, 0, 0) == 4);
         assert!(in_corner > 0 && in_other > 0 && in_corner != in_other);

@@ -619,9 +619,10 @@ impl Grid {
         debug_assert!(self.values.iter().all(|&v| v >= 1 && usize::from(v) <= self.size), "a value out of range");
     }
 
-    /// The value of a cell.
-    pub fn get(&self, cell: Cell) -> u8 {
-        self.values[cell.index(self.size)]
+    /// The value at `row`, `col` (from 0), or `None` outside the grid.
+    /// `grid[cell]` gives a [`Cell`]'s.
+    pub fn get(&self, row: usize, col: usize) -> Option<u8> {
+        (row < self.size && col < self.size).then(|| self.values[row * self.size + col])
     }
 
     /// All values, row-major.
@@ -638,6 +639,16 @@ impl Grid {
 /// Prints the grid in the seeds' style: `3 | 5 | 2` rows and `--+---+--`
 /// rules between them. Values above 9 print as letters (`A` is 10), as in
 /// the Sudoku format, so that a printed grid reads back as a puzzle.
+/// The value of a cell; panics outside the grid, as slices do.
+impl std::ops::Index<Cell> for Grid {
+    type Output = u8;
+
+    fn index(&self, cell: Cell) -> &u8 {
+        assert!(cell.row < self.size && cell.col < self.size, "{cell} is outside a {0}x{0} grid", self.size);
+        &self.values[cell.index(self.size)]
+    }
+}
+
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size;

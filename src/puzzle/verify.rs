@@ -64,7 +64,7 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
         return Err(Violation::WrongSize { expected: puzzle.size(), found: grid.size() });
     }
     for (index, group) in puzzle.groups().iter().enumerate() {
-        if let Some(value) = group.cells().iter().map(|&cell| grid.get(cell)).duplicates().next() {
+        if let Some(value) = group.cells().iter().map(|&cell| grid[cell]).duplicates().next() {
             return Err(Violation::Repeated { group: index, value });
         }
     }
@@ -82,7 +82,7 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
 /// decimal digits when they could outgrow a machine word, and compared with
 /// the target's digits: no arithmetic here can overflow or round.
 pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
-    let values: Vec<u64> = cage.cells().iter().map(|&cell| u64::from(grid.get(cell))).collect();
+    let values: Vec<u64> = cage.cells().iter().map(|&cell| u64::from(grid[cell])).collect();
     let ops: &[Op] = match (cage.op(), values.len()) {
         (Op::Any, 1) => &[Op::Given],
         (Op::Any, 2) => &[Op::Add, Op::Sub, Op::Mul, Op::Div],

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use crate::puzzle::verify::verify;
 use crate::puzzle::{Cage, Cell, Grid, Op, Puzzle, in_one_piece};
+use crate::solver::Solver;
 use crate::solver::error::SolveError;
-use crate::solver::{Solver, Uniqueness};
 
 /// A change to one cage of a puzzle, from
 /// [`Solver::cage_changes`](crate::Solver::cage_changes).
@@ -76,7 +76,7 @@ fn part_cage(cage: &Cage, op: Op, cells: &[Cell], keep: &Grid) -> Option<Cage> {
 /// there give, if that op can take them (a whole quotient, a positive
 /// difference, a product within 64 bits).
 fn part(op: Op, cells: &[Cell], keep: &Grid) -> Option<Cage> {
-    let values: Vec<u64> = cells.iter().map(|&cell| u64::from(keep.get(cell))).collect();
+    let values: Vec<u64> = cells.iter().map(|&cell| u64::from(keep[cell])).collect();
     let target = match (op, &values[..]) {
         (Op::Given, &[v]) => v,
         (Op::Add, _) => values.iter().sum(),
@@ -119,7 +119,7 @@ impl Solver {
             let Some(changed) = apply(puzzle, &change).filter(|p| verify(p, keep).is_ok()) else {
                 continue;
             };
-            if let (Uniqueness::Unique(_), _) = solver.uniqueness(&changed)? {
+            if solver.uniqueness(&changed)?.is_unique() {
                 found.push(change);
             }
         }

@@ -19,7 +19,7 @@ use crate::solver::Solver;
 /// let text = "# 3\n+ 3 A1 A2\n! 3 A3\n- 1 B1 C1\n! 2 C3\n";
 /// let puzzle = &format::parse(text, "three.txt", &Default::default()).unwrap()[0].puzzle;
 /// let solver = Solver::default();
-/// let Uniqueness::Unique(solution) = solver.uniqueness(puzzle).unwrap().0 else { panic!("unique") };
+/// let Uniqueness::Unique(solution) = solver.uniqueness(puzzle).unwrap().uniqueness else { panic!("unique") };
 /// let certificate = solver.certify(puzzle, &solution).unwrap();
 /// assert!(solver.check_certificate(puzzle, &certificate).is_ok());
 /// assert!(certificate.drat.ends_with(b"0\n"), "the empty clause ends the proof");

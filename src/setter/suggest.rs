@@ -134,7 +134,7 @@ fn disjoint(sets: &[&Cells]) -> usize {
 
 impl Solver {
     /// Extra givens, from `keep` (a solution of the puzzle), that leave
-    /// `keep` its only solution. With up to [`Self::SUGGEST_SAMPLE`] other
+    /// `keep` its only solution. With up to 5,000 other
     /// solutions they are a smallest such set (a hitting set of the cells
     /// where each other solution differs from `keep`); with more, they are
     /// chosen one at a time, each the cell that rules out the most of a

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::io;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
@@ -37,20 +38,66 @@ pub trait Enumerate {
     ) -> Result<Stats, SolveError>;
 }
 
-/// The number of solutions of a puzzle, possibly cut short by a limit.
+/// The number of solutions of a puzzle, possibly cut short by a limit,
+/// from [`Solver::count`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Count {
-    /// Solutions found.
-    pub count: u64,
-    /// `true` if this is every solution; `false` if there are more than
-    /// the limit (the search looked one past it).
-    pub complete: bool,
+    /// What the search did; `stats.solutions` is the count (at most the
+    /// limit), and `stats.complete` says whether it is every solution.
+    pub stats: Stats,
+}
+
+impl Count {
+    /// Solutions found, at most the limit.
+    pub fn count(&self) -> u64 {
+        self.stats.solutions
+    }
+
+    /// `true` if this is every solution; `false` if there are more than the
+    /// limit (the search looked one past it) or a timeout cut it short.
+    pub fn is_complete(&self) -> bool {
+        self.stats.complete
+    }
 }
 
 impl fmt::Display for Count {
     /// `3`, or `1000+` when there are more than the limit of 1,000.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.count, if self.complete { "" } else { "+" })
+        write!(f, "{}{}", self.count(), if self.is_complete() { "" } else { "+" })
+    }
+}
+
+/// The first solution found, if any, from [`Solver::first`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct First {
+    /// The solution, or `None` if there is none (or a timeout came first).
+    pub grid: Option<Grid>,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+/// Solutions in the order found, from [`Solver::solutions`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solutions {
+    /// The solutions, up to the limit.
+    pub grids: Vec<Grid>,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+/// Whether a puzzle is unique, from [`Solver::uniqueness`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// No, one or several solutions, with the grids that show it.
+    pub uniqueness: Uniqueness,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+impl Verdict {
+    /// Whether the puzzle has exactly one solution.
+    pub fn is_unique(&self) -> bool {
+        self.uniqueness.is_unique()
     }
 }
 
@@ -68,6 +115,13 @@ pub enum Uniqueness {
     Multiple(Grid, Grid),
 }
 
+impl Uniqueness {
+    /// Whether the puzzle has exactly one solution.
+    pub fn is_unique(&self) -> bool {
+        matches!(self, Uniqueness::Unique(_))
+    }
+}
+
 /// Finds every solution of a puzzle with one backend.
 ///
 /// ```
@@ -76,13 +130,13 @@ pub enum Uniqueness {
 /// // The 4x4 Sudoku grids: 288 of them.
 /// let empty = Puzzle::sudoku(4, cagey::BoxShape::default_for(4), &[0; 16]).unwrap();
 /// let native = Solver::new(Backend::Native);
-/// assert_eq!(native.count(&empty, None).unwrap().0.count, 288);
+/// assert_eq!(native.count(&empty, None).unwrap().count(), 288);
 ///
 /// // The SAT backend, with a tighter bound on the tuples of one cage.
 /// let sat = Solver::builder().backend(Backend::Sat).tuple_limit(10_000).build();
-/// assert!(matches!(sat.uniqueness(&empty).unwrap().0, Uniqueness::Multiple(..)));
+/// assert!(matches!(sat.uniqueness(&empty).unwrap().uniqueness, Uniqueness::Multiple(..)));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solver {
     backend: Backend,
     tuple_limit: usize,
@@ -104,28 +158,36 @@ pub struct Solver {
 }
 
 /// A flag or counter shared with other threads, compared by address.
-#[derive(Debug)]
-struct Shared<T: 'static>(&'static T);
+#[derive(Debug, Default)]
+struct Shared<T>(Arc<T>);
 
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
-        *self
+        Shared(Arc::clone(&self.0))
     }
 }
 
-impl<T> Copy for Shared<T> {}
-
 impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
 impl<T> Eq for Shared<T> {}
 
 /// Settings for a [`Solver`], from [`Solver::builder`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolverBuilder(Solver);
+
+/// A shard that is not one of `1..=count`, given to [`SolverBuilder::shard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard {index} of {count}: shards are numbered from 1 to {count}")]
+pub struct InvalidShard {
+    /// The shard asked for.
+    pub index: u64,
+    /// How many shards there are.
+    pub count: u64,
+}
 
 impl SolverBuilder {
     /// The backend (default [`Backend::Auto`]).
@@ -155,11 +217,13 @@ impl SolverBuilder {
     /// Only part `index` (from 1) of `count`: the solutions whose values
     /// at a few cells fall in that part, by a fixed rule (see the README),
     /// so that `count` separate runs, one per part, hand out every solution
-    /// once between them. Panics unless `1 <= index <= count`.
-    pub fn shard(mut self, index: u64, count: u64) -> Self {
-        assert!((1..=count).contains(&index), "shard {index} of {count}: shards are numbered from 1 to {count}");
+    /// once between them. Fails unless `1 <= index <= count`.
+    pub fn shard(mut self, index: u64, count: u64) -> Result<Self, InvalidShard> {
+        if !(1..=count).contains(&index) {
+            return Err(InvalidShard { index, count });
+        }
         self.0.shard = Some((index, count));
-        self
+        Ok(self)
     }
 
     /// Stop each search (one call of `count`, `uniqueness`, …) after this
@@ -181,7 +245,7 @@ impl SolverBuilder {
 
     /// Stop every search once `flag` is set (by a Ctrl-C handler, say): it
     /// reports what it found, incomplete.
-    pub fn interrupt(mut self, flag: &'static AtomicBool) -> Self {
+    pub fn interrupt(mut self, flag: Arc<AtomicBool>) -> Self {
         self.0.interrupt = Some(Shared(flag));
         self
     }
@@ -189,7 +253,7 @@ impl SolverBuilder {
     /// Add one to `counter` for each solution found, as it is found, so
     /// that another thread can show how a long count goes. A count on
     /// threads takes back the solutions of the probe it starts again from.
-    pub fn tally(mut self, counter: &'static AtomicU64) -> Self {
+    pub fn tally(mut self, counter: Arc<AtomicU64>) -> Self {
         self.0.tally = Some(Shared(counter));
         self
     }
@@ -225,10 +289,10 @@ impl Default for Solver {
 impl Solver {
     /// Solutions a count on threads finds whole before it splits the search
     /// ([`count_on_threads`](Self::count_on_threads)).
-    pub const SPLIT_AFTER: u64 = 10_000;
+    pub(crate) const SPLIT_AFTER: u64 = 10_000;
 
     /// Other solutions [`suggest`](Self::suggest) looks at a time.
-    pub const SUGGEST_SAMPLE: u64 = 5_000;
+    pub(crate) const SUGGEST_SAMPLE: u64 = 5_000;
 
     /// The default most allowed tuples for one cage in the SAT encoding: far
     /// above any ordinary puzzle's, far below what would exhaust memory.
@@ -260,42 +324,37 @@ impl Solver {
     }
 
     /// The first solution found, if any.
-    pub fn first(&self, puzzle: &Puzzle) -> Result<(Option<Grid>, Stats), SolveError> {
+    pub fn first(&self, puzzle: &Puzzle) -> Result<First, SolveError> {
         first(self, puzzle)
     }
 
     /// Counts solutions, stopping at `limit` if one is given (it looks for
     /// one more, so that a count that ends at the limit is complete). Stores
     /// none.
-    pub fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Count, Stats), SolveError> {
+    pub fn count(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<Count, SolveError> {
         count(limit, |on_solution| self.run(puzzle, &self.cubes(puzzle), Report::Count(on_solution)))
     }
 
     /// [`count`](Self::count) on `threads` threads. A count that reaches
-    /// [`Self::SPLIT_AFTER`] is started again with the search split into
+    /// 10,000 solutions is started again with the search split into
     /// cubes by the values of a few cells (the rule of
     /// [`SolverBuilder::shard`]), which the threads take in turn; a smaller
     /// one is left whole, as splitting it would mostly repeat the work of
     /// proving cubes empty.
-    pub fn count_on_threads(
-        &self,
-        puzzle: &Puzzle,
-        limit: Option<u64>,
-        threads: usize,
-    ) -> Result<(Count, Stats), SolveError> {
+    pub fn count_on_threads(&self, puzzle: &Puzzle, limit: Option<u64>, threads: usize) -> Result<Count, SolveError> {
         if threads <= 1 {
             return self.count(puzzle, limit);
         }
         // One deadline for the probe and every part.
         let solver = &self.until_deadline();
         let probe = limit.unwrap_or(u64::MAX).min(Self::SPLIT_AFTER);
-        let tallied = || self.tally.map_or(0, |tally| tally.0.load(Ordering::Relaxed));
+        let tallied = || self.tally.as_ref().map_or(0, |tally| tally.0.load(Ordering::Relaxed));
         let before = tallied();
-        let (count, stats) = solver.count(puzzle, Some(probe))?;
-        if count.complete || stats.timed_out || limit.is_some_and(|l| l <= probe) {
-            return Ok((count, stats));
+        let count = solver.count(puzzle, Some(probe))?;
+        if count.is_complete() || count.stats.timed_out || limit.is_some_and(|l| l <= probe) {
+            return Ok(count);
         }
-        if let Some(tally) = self.tally {
+        if let Some(tally) = &self.tally {
             tally.0.fetch_sub(tallied() - before, Ordering::Relaxed);
         }
         let cubes = match self.shard {
@@ -345,17 +404,17 @@ impl Solver {
         let count = found.min(limit);
         stats.solutions = count;
         stats.complete &= found <= limit;
-        Ok((Count { count, complete: stats.complete }, stats))
+        Ok(Count { stats })
     }
 
     /// Whether the puzzle has no, one or several solutions; stops at the
     /// second.
-    pub fn uniqueness(&self, puzzle: &Puzzle) -> Result<(Uniqueness, Stats), SolveError> {
+    pub fn uniqueness(&self, puzzle: &Puzzle) -> Result<Verdict, SolveError> {
         uniqueness(self, puzzle)
     }
 
     /// Up to `limit` solutions (all of them with `None`), in the order found.
-    pub fn solutions(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<(Vec<Grid>, Stats), SolveError> {
+    pub fn solutions(&self, puzzle: &Puzzle, limit: Option<u64>) -> Result<Solutions, SolveError> {
         solutions(self, puzzle, limit)
     }
 
@@ -396,12 +455,12 @@ impl Solver {
     /// This solver with its timeout turned into a deadline from now, for
     /// work made of several searches.
     pub(crate) fn until_deadline(&self) -> Solver {
-        Solver { deadline: self.deadline(), timeout: None, ..*self }
+        Solver { deadline: self.deadline(), timeout: None, ..self.clone() }
     }
 
     /// Whether the solver's interrupt flag is raised.
     pub(crate) fn interrupted(&self) -> bool {
-        self.interrupt.is_some_and(|flag| flag.0.load(Ordering::Relaxed))
+        self.interrupt.as_ref().is_some_and(|flag| flag.0.load(Ordering::Relaxed))
     }
 
     /// When a search that starts now must stop.
@@ -433,7 +492,7 @@ impl Solver {
         // deadline (SAT and the portfolio stop on their own), and only
         // native counts without building grids.
         let tally = || {
-            if let Some(tally) = self.tally {
+            if let Some(tally) = &self.tally {
                 tally.0.fetch_add(1, Ordering::Relaxed);
             }
         };
@@ -471,7 +530,7 @@ impl Solver {
             Backend::Sat => self.sat(puzzle, &[], cubes, deadline, &stop_now, hand_out)?,
             Backend::Auto if self.reproducible => self.hand_over(puzzle, cubes, deadline, &stop_now, hand_out)?,
             Backend::Auto => {
-                let interrupt = self.interrupt.map(|flag| flag.0);
+                let interrupt = self.interrupt.as_ref().map(|flag| &*flag.0);
                 portfolio::enumerate(puzzle, self.bounds(), cubes, deadline, interrupt, hand_out)?
             }
         };
@@ -494,7 +553,7 @@ impl Solver {
         // sparing SAT the cost of stopping inside them; a deadline must
         // hold inside a call too, so a watchdog sets a flag of its own.
         let Some(deadline) = deadline else {
-            let stop = self.interrupt.map(|flag| sat::Stop { flag: flag.0, within_calls: false });
+            let stop = self.interrupt.as_ref().map(|flag| sat::Stop { flag: &flag.0, within_calls: false });
             return Ok(sat::enumerate(puzzle, self.bounds(), blocked, cubes, stop, on_solution)?);
         };
         let stop = AtomicBool::new(false);
@@ -633,13 +692,13 @@ impl Cnf {
 }
 
 /// The first solution `solver` finds, if any.
-pub(crate) fn first(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<(Option<Grid>, Stats), SolveError> {
-    let mut found = None;
-    let stats = solver.enumerate(puzzle, &mut |grid| {
-        found = Some(grid.clone());
+pub(crate) fn first(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<First, SolveError> {
+    let mut grid = None;
+    let stats = solver.enumerate(puzzle, &mut |found| {
+        grid = Some(found.clone());
         ControlFlow::Break(())
     })?;
-    Ok((found, stats))
+    Ok(First { grid, stats })
 }
 
 /// Counts the solutions `enumerate` reports to the callback it is given,
@@ -647,9 +706,9 @@ pub(crate) fn first(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<(Option<G
 pub(crate) fn count(
     limit: Option<u64>,
     enumerate: impl FnOnce(&mut dyn FnMut() -> ControlFlow<()>) -> Result<Stats, SolveError>,
-) -> Result<(Count, Stats), SolveError> {
+) -> Result<Count, SolveError> {
     if limit == Some(0) {
-        return Ok((Count { count: 0, complete: false }, Stats::default()));
+        return Ok(Count { stats: Stats::default() });
     }
     // One past the limit: a count that ends at the limit is then exact.
     let look = limit.map(|l| l.saturating_add(1));
@@ -659,37 +718,33 @@ pub(crate) fn count(
         if look.is_some_and(|l| found >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
     let count = limit.map_or(found, |l| found.min(l));
-    Ok((Count { count, complete: stats.complete }, Stats { solutions: count, ..stats }))
+    Ok(Count { stats: Stats { solutions: count, ..stats } })
 }
 
 /// None, one or the first two solutions `solver` finds.
-pub(crate) fn uniqueness(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<(Uniqueness, Stats), SolveError> {
-    let (found, stats) = solutions(solver, puzzle, Some(2))?;
-    let mut found = found.into_iter();
+pub(crate) fn uniqueness(solver: &dyn Enumerate, puzzle: &Puzzle) -> Result<Verdict, SolveError> {
+    let Solutions { grids, stats } = solutions(solver, puzzle, Some(2))?;
+    let mut found = grids.into_iter();
     let verdict = match (found.next(), found.next()) {
         (one, None) if stats.timed_out => Uniqueness::Unknown(one),
         (None, _) => Uniqueness::None,
         (Some(one), None) => Uniqueness::Unique(one),
         (Some(one), Some(two)) => Uniqueness::Multiple(one, two),
     };
-    Ok((verdict, stats))
+    Ok(Verdict { uniqueness: verdict, stats })
 }
 
 /// Up to `limit` of the solutions `solver` finds.
-pub(crate) fn solutions(
-    solver: &dyn Enumerate,
-    puzzle: &Puzzle,
-    limit: Option<u64>,
-) -> Result<(Vec<Grid>, Stats), SolveError> {
-    let mut found = Vec::new();
+pub(crate) fn solutions(solver: &dyn Enumerate, puzzle: &Puzzle, limit: Option<u64>) -> Result<Solutions, SolveError> {
+    let mut grids = Vec::new();
     if limit == Some(0) {
-        return Ok((found, Stats::default()));
+        return Ok(Solutions { grids, stats: Stats::default() });
     }
     let stats = solver.enumerate(puzzle, &mut |grid| {
-        found.push(grid.clone());
-        if limit.is_some_and(|l| found.len() as u64 >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        grids.push(grid.clone());
+        if limit.is_some_and(|l| grids.len() as u64 >= l) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
-    Ok((found, stats))
+    Ok(Solutions { grids, stats })
 }
 
 #[cfg(test)]
