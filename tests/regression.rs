@@ -158,3 +158,20 @@ fn issue_74_the_library_reads_like_rust() -> Result<(), cagey::Error> {
     assert!(!stopped.count(&puzzle, None)?.is_complete());
     Ok(())
 }
+
+#[test]
+fn issue_74_completions_and_man_pages_come_from_the_command_line() {
+    let bash = stdout(&cagey(&["completions", "bash"]));
+    assert!(bash.contains("_cagey()") && bash.contains("--input-format"), "{bash}");
+    let zsh = stdout(&cagey(&["completions", "zsh"]));
+    assert!(zsh.starts_with("#compdef cagey"), "{zsh}");
+    let dir = scratch("man");
+    let out = cagey(&["man", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for page in ["cagey.1", "cagey-count.1", "cagey-analyze.1", "cagey-man.1"] {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(text.contains(".TH") && text.contains("cagey"), "{page}");
+    }
+    let count = std::fs::read_to_string(dir.join("cagey-count.1")).unwrap();
+    assert!(count.contains("\\-\\-limit"), "the flags are there");
+}

@@ -155,6 +155,16 @@ Examples:
   cagey fuzz --cases 5000 --size 1..6 --noop
   cagey fuzz --cases 20000 --size 1..25 --mix      (every feature of the model)")]
     Fuzz(FuzzArgs),
+    /// Print a shell's completion script for cagey.
+    #[command(after_help = "Examples:
+  cagey completions bash > ~/.local/share/bash-completion/completions/cagey
+  cagey completions zsh > ~/.zfunc/_cagey      (with fpath+=~/.zfunc in ~/.zshrc)
+  cagey completions fish > ~/.config/fish/completions/cagey.fish")]
+    Completions(CompletionsArgs),
+    /// Write man pages for cagey and each of its commands into a directory.
+    #[command(after_help = "Examples:
+  cagey man ~/.local/share/man/man1 && man cagey")]
+    Man(ManArgs),
 }
 
 /// Puzzle files, how to read them, how to solve them and how to print the
@@ -608,6 +618,18 @@ pub struct GenerateArgs {
     /// the kind's own.
     #[arg(long, value_name = "kenken|sudoku|keen")]
     pub emit: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory (made if missing): cagey.1, cagey-solve.1, …
+    pub dir: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ mod convert;
 mod exit;
 mod fuzz;
 mod input;
+mod manual;
 mod output;
 mod progress;
 mod proof;
@@ -111,6 +112,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),
+        Command::Completions(args) => manual::completions(&args, out),
+        Command::Man(args) => manual::man(&args, out),
     }
 }
 
