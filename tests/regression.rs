@@ -175,3 +175,32 @@ fn issue_74_completions_and_man_pages_come_from_the_command_line() {
     let count = std::fs::read_to_string(dir.join("cagey-count.1")).unwrap();
     assert!(count.contains("\\-\\-limit"), "the flags are there");
 }
+
+/// The keys of a JSON record, in the order written.
+fn keys(line: &str) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_str(line).unwrap();
+    value.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn issue_74_json_records_have_every_key_in_one_order() {
+    let stats =
+        ["count", "complete", "timed_out", "answered_by", "nodes", "failures", "variables", "clauses", "sat_calls"];
+    for backend in ["native", "sat"] {
+        let out = cagey(&["count", "--format", "json", "--backend", backend, SEED]);
+        let expected: Vec<&str> =
+            [&["type", "source", "line", "size", "backend"][..], &stats, &["elapsed_ms"]].concat();
+        assert_eq!(keys(stdout(&out).trim()), expected, "{backend}");
+    }
+    let out = cagey(&["unique", "--format", "json", SEED]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((record["verdict"].as_str(), record["count"].as_u64()), (Some("multiple"), Some(2)));
+    assert_eq!(record["complete"], true, "a settled verdict is complete");
+    assert!(record["certificate"].is_null() && record["timed_out"] == false, "{record}");
+    let out = cagey(&["unique", "--format", "json", "puzzles/kenken/kenny-4x4.txt"]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(record["differ"], serde_json::json!([]), "{record}");
+    let out = cagey(&["analyze", "--format", "json", SEED]);
+    let analysis = keys(stdout(&out).trim());
+    assert_eq!(&analysis[..5], ["type", "source", "line", "size", "count"], "written order, not sorted");
+}

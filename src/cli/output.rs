@@ -31,12 +31,14 @@ pub struct Outcome<'a> {
     /// The solutions behind the verdict, for `unique`.
     #[serde(skip_serializing_if = "Option::is_none")]
     solutions: Option<Vec<Rows<'a>>>,
-    /// The cells where two solutions differ, in the puzzle's own names.
+    /// The cells where two solutions differ, in the puzzle's own names,
+    /// for `unique` (none unless the verdict is `multiple`).
     #[serde(skip_serializing_if = "Option::is_none")]
     differ: Option<Vec<String>>,
-    /// The directory of the certificate of a unique verdict.
+    /// The directory of the certificate of a unique verdict, for `unique`
+    /// (null without `--proof`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    certificate: Option<String>,
+    certificate: Option<Option<String>>,
     #[serde(flatten)]
     stats: Stats,
     elapsed_ms: f64,
@@ -66,12 +68,19 @@ impl<'a> Outcome<'a> {
 
     /// With the directory of the verdict's certificate.
     pub fn with_certificate(self, dir: String) -> Self {
-        Outcome { certificate: Some(dir), ..self }
+        Outcome { certificate: Some(Some(dir)), ..self }
     }
 
     /// With a uniqueness verdict and the grids behind it.
     pub fn with_verdict(self, verdict: &'static str, grids: &[&'a Grid]) -> Self {
-        Outcome { verdict: Some(verdict), solutions: Some(grids.iter().map(|&g| Rows(g)).collect()), ..self }
+        let solutions = Some(grids.iter().map(|&g| Rows(g)).collect());
+        Outcome {
+            verdict: Some(verdict),
+            solutions,
+            differ: self.differ.or(Some(Vec::new())),
+            certificate: self.certificate.or(Some(None)),
+            ..self
+        }
     }
 }
 

@@ -255,6 +255,11 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
             Uniqueness::Unique(grid) => ("unique", vec![grid]),
             Uniqueness::Multiple(a, b) => ("multiple", vec![a, b]),
         };
+        // For `unique`, complete says the verdict is settled: the search
+        // stops at a second solution by design, and only a timeout leaves
+        // the answer open.
+        let mut stats = stats;
+        stats.complete = word != "unknown";
         answer = answer.and(match word {
             "unique" => Answer::Positive,
             "unknown" => Answer::TimedOut,

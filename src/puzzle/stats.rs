@@ -26,29 +26,22 @@ pub struct Stats {
     pub solutions: u64,
     /// Whether the whole search space was explored (no early stop).
     pub complete: bool,
-    /// Native: search nodes, the root and every branch tried.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub nodes: Option<u64>,
-    /// Native: nodes where propagation found a contradiction.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub failures: Option<u64>,
-    /// SAT: variables of the encoding.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub variables: Option<u64>,
-    /// SAT: clauses of the encoding plus the most blocking clauses live at
-    /// once.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub clauses: Option<u64>,
+    /// Whether the solver's timeout cut the search short.
+    pub timed_out: bool,
     /// The engine that finished the search: native, or SAT when it won
     /// the race under [`Backend::Auto`]; `Auto` when the parts of a search
     /// split across threads were answered by different engines. Set by the
     /// [`Solver`](crate::Solver), not by the engines.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub answered_by: Option<Backend>,
-    /// Whether the solver's timeout cut the search short.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
-    pub timed_out: bool,
+    /// Native: search nodes, the root and every branch tried.
+    pub nodes: Option<u64>,
+    /// Native: nodes where propagation found a contradiction.
+    pub failures: Option<u64>,
+    /// SAT: variables of the encoding.
+    pub variables: Option<u64>,
+    /// SAT: clauses of the encoding plus the most blocking clauses live at
+    /// once.
+    pub clauses: Option<u64>,
     /// SAT: calls to the SAT solver.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub sat_calls: Option<u64>,
 }
