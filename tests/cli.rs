@@ -752,18 +752,21 @@ fn endless_or_binary_input_is_refused_at_its_first_bad_byte() {
 fn keep_going_answers_the_readable_puzzles_and_exits_2() {
     let kenken = "# 4\n+ 3 A1 A2\n# 4\n% 3 A1 A2\n# 2\n+ 3 A1 A2\n";
     let out = cagey_with_input(&["count", "--keep-going", "-"], kenken);
-    assert_eq!((code(&out), stdout(&out)), (2, "96\n2\n".to_string()), "{}", stderr(&out));
+    let expected =
+        "<stdin>:1: 96\n<stdin>:4: skipped: unknown op '%': expected one of + - * / ! ? (or x × ÷ − =)\n<stdin>:5: 2\n";
+    assert_eq!((code(&out), stdout(&out).as_str()), (2, expected), "{}", stderr(&out));
     assert!(stderr(&out).contains("<stdin>:4:1: unknown op '%'"), "{}", stderr(&out));
     // Without it, the bad puzzle ends the run: the input is read as it is
     // solved, so the puzzles before it are answered.
     let out = cagey_with_input(&["count", "-"], kenken);
     assert_eq!((code(&out), stdout(&out)), (2, "96\n".to_string()));
-    // Sudoku lines: the bad line alone is left out, with its own line number.
+    // Sudoku lines: the bad line alone is skipped, with its own line number.
     let sudoku = "1...............\n..x.\n.2..............\n";
     let out = cagey_with_input(&["count", "--keep-going", "--format", "json", "-"], sudoku);
     assert_eq!(code(&out), 2);
     let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 3]);
+    assert_eq!(lines.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(lines[1]["type"], "skipped");
     assert!(stderr(&out).contains("<stdin>:2:3: bad character 'x'"), "{}", stderr(&out));
 }
 

@@ -204,3 +204,20 @@ fn issue_74_json_records_have_every_key_in_one_order() {
     let analysis = keys(stdout(&out).trim());
     assert_eq!(&analysis[..5], ["type", "source", "line", "size", "count"], "written order, not sorted");
 }
+
+#[test]
+fn issue_74_keep_going_keeps_a_line_for_every_puzzle() {
+    let input = "# 3\n+ 6 A1 A2 A3\n# 3\n+ 0 A1 A2\n# 2\n! 1 A1\n";
+    let out = cagey_with_input(&["count", "--keep-going", "-"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "<stdin>:1: 12");
+    assert!(lines[1].starts_with("<stdin>:4: skipped: bad target '0'"), "{lines:?}");
+    assert_eq!(lines[2], "<stdin>:5: 1");
+    let json = cagey_with_input(&["unique", "--keep-going", "--format", "json", "-"], input);
+    assert_eq!(stdout(&json).lines().count(), 3, "{}", stdout(&json));
+    assert!(stdout(&json).lines().nth(1).unwrap().starts_with(r#"{"type":"skipped","source":"<stdin>","line":4"#));
+    let converted = cagey_with_input(&["convert", "--keep-going", "--to", "kenken", "-"], input);
+    assert!(stdout(&converted).contains("# <stdin>:4: skipped:"), "{}", stdout(&converted));
+}

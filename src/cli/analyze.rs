@@ -46,6 +46,7 @@ pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -
     let items = ahead.into_iter().chain(entries).enumerate().map(|(k, entry)| {
         let entry = entry?;
         let kept = match &args.keep {
+            _ if entry.skipped.is_some() => None,
             None => None,
             Some(path) => Some(kept_grid(path, k, &entry, budget)?),
         };
@@ -55,6 +56,10 @@ pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -
     let mut answer = Answer::Positive;
     let json = input.format == OutputFormat::Json;
     in_order(items, jobs, solve, |(entry, _), report, batch_end| {
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, json)?;
+            return Ok(ControlFlow::Continue(()));
+        }
         let report = report.map_err(|error| RunError::Cli(CliError::Solve { label: entry.label(), error }))?;
         if report.listed == Some(false) {
             let message = "the analysis disagrees with the full list of solutions: a bug, please report it".to_string();

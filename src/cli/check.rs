@@ -29,6 +29,10 @@ pub fn check(args: &CheckArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     let mut answer = Answer::Positive;
     for entry in ahead.into_iter().chain(entries) {
         let entry = &entry?;
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, json)?;
+            continue;
+        }
         let failed = |error| CliError::Solve { label: entry.label(), error };
         let report = cross_check(&entry.puzzle, &solvers, Limits { stop: Some(args.limit), store: args.store })
             .map_err(failed)?;

@@ -17,6 +17,13 @@ pub fn cnf(args: &CnfArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
         let entry = entry?;
         count += 1;
         if count == args.puzzle.unwrap_or(1) {
+            if let Some(error) = &entry.skipped {
+                return Err(CliError::Unfit {
+                    place: entry.label(),
+                    message: format!("the puzzle asked for cannot be read: {error}"),
+                }
+                .into());
+            }
             chosen = Some(entry);
         }
     }

@@ -12,6 +12,11 @@ pub fn convert(args: &ConvertArgs, entries: &mut Entries, out: &mut dyn Write) -
     let mut first = true;
     for entry in entries {
         let entry = entry?;
+        // A comment in every format cagey writes, in the skipped puzzle's place.
+        if let Some(error) = &entry.skipped {
+            writeln!(out, "# {}: skipped: {error}", entry.label())?;
+            continue;
+        }
         let puzzle = &entry.puzzle;
         let written = match args.to {
             ConvertTo::KenKen => Ok(kenken::write(puzzle)),

@@ -19,9 +19,26 @@ pub struct Entry {
     pub puzzle: Puzzle,
     /// The format it was read in, which names its cells.
     pub format: Format,
+    /// With `--keep-going`, a puzzle that could not be read: why. It still
+    /// takes its line in the output (see [`Entry::write_skipped`]); its
+    /// `puzzle` is an empty 1×1 stand-in, never to be answered.
+    pub skipped: Option<String>,
 }
 
 impl Entry {
+    /// The line a skipped puzzle leaves in the output, so that the output
+    /// keeps one line, or record, for every puzzle.
+    pub fn write_skipped(&self, out: &mut dyn Write, json: bool) -> io::Result<()> {
+        let error = self.skipped.as_deref().unwrap_or_default();
+        if json {
+            let record =
+                serde_json::json!({"type": "skipped", "source": self.source, "line": self.line, "error": error});
+            writeln!(out, "{record}")
+        } else {
+            writeln!(out, "{}: skipped: {error}", self.label())
+        }
+    }
+
     pub fn label(&self) -> String {
         format!("{}:{}", self.source, self.line)
     }
@@ -144,7 +161,7 @@ impl<'a> Entries<'a> {
                 warn_scattered(&file.name, parsed.line, &scattered);
             }
         }
-        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle, format }
+        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle, format, skipped: None }
     }
 }
 
@@ -165,6 +182,11 @@ impl Iterator for Entries<'_> {
                 Some(Err(error)) if self.read_args.keep_going && file.parser.found_format().is_some() => {
                     let _ = writeln!(io::stderr(), "cagey: {error}");
                     self.skipped += 1;
+                    let format = file.parser.found_format().expect("a format was found");
+                    let message = error.kind.to_string();
+                    let stand_in = Puzzle::new(1, vec![], vec![]).expect("an empty 1x1 grid is a puzzle");
+                    let (source, line) = (file.name.clone(), error.line);
+                    return Some(Ok(Entry { source, line, puzzle: stand_in, format, skipped: Some(message) }));
                 }
                 Some(Err(error)) => {
                     let error = file.explain(error);

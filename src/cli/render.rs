@@ -50,6 +50,10 @@ pub fn render(args: &RenderArgs, entries: &mut Entries, out: &mut dyn Write) -> 
     }
     for (k, entry) in ahead.into_iter().chain(entries).enumerate() {
         let entry = entry?;
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, false)?;
+            continue;
+        }
         let path = match single {
             true => args.output.clone(),
             false => args.output.join(format!("{}.{}", k + 1, if args.png { "png" } else { "svg" })),
@@ -302,7 +306,7 @@ mod tests {
 
     fn seed() -> Entry {
         let puzzle = format::parse(SEED, "seed", &Default::default()).unwrap().remove(0).puzzle;
-        Entry { source: "seed".into(), line: 1, puzzle, format: Format::KenKen }
+        Entry { source: "seed".into(), line: 1, puzzle, format: Format::KenKen, skipped: None }
     }
 
     /// The red channel of the pixel at `(x, y)`: 0 black, 255 white.
@@ -356,7 +360,7 @@ mod tests {
     fn sudoku_boxes_are_thick_and_givens_bold() {
         let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let puzzle = format::parse(line, "s", &Default::default()).unwrap().remove(0).puzzle;
-        let entry = Entry { source: "s".into(), line: 1, puzzle, format: Format::Sudoku };
+        let entry = Entry { source: "s".into(), line: 1, puzzle, format: Format::Sudoku, skipped: None };
         let pixmap = rasterise(&draw(&entry, &Fill::Nothing)).unwrap();
         let middle = MARGIN + CELL / 2.0;
         assert!(red(&pixmap, MARGIN + CELL, middle) > 120, "inside a box");

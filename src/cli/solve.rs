@@ -38,6 +38,10 @@ pub fn solve(args: &SolveArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     let stopped = stopped(&args.input.solver);
     for entry in ahead.into_iter().chain(entries) {
         let entry = &entry?;
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, json)?;
+            continue;
+        }
         if stopped() {
             return Ok(answer.and(why_stopped()));
         }
@@ -118,7 +122,9 @@ fn stream_solutions(
 
 pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
-    let prefix = input.puzzles.files.len() > 1;
+    // With --keep-going a skipped puzzle's line is labelled, and so are the rest.
+    let prefix = input.puzzles.files.len() > 1 || input.puzzles.read.keep_going;
+    let json = input.format == OutputFormat::Json;
     let mut answer = Answer::Positive;
     let mut solver = input.solver.builder();
     if let Some(shard) = args.shard {
@@ -151,6 +157,10 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
     let result = in_order(items, jobs, solve, |entry, result, batch_end| {
         let entry = &entry;
         progress.inc();
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, json)?;
+            return Ok(ControlFlow::Continue(()));
+        }
         let Some(result) = result else {
             answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
@@ -221,7 +231,9 @@ fn timed<T, E>(solve: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E>
 
 pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;
-    let prefix = input.puzzles.files.len() > 1;
+    // With --keep-going a skipped puzzle's line is labelled, and so are the rest.
+    let prefix = input.puzzles.files.len() > 1 || input.puzzles.read.keep_going;
+    let json = input.format == OutputFormat::Json;
     let mut answer = Answer::Positive;
     let stopped = stopped(&input.solver);
     let solver = input.solver.solver();
@@ -236,6 +248,10 @@ pub fn unique(args: &UniqueArgs, entries: &mut Entries, out: &mut dyn Write) -> 
         let entry = &entry;
         k += 1;
         progress.inc();
+        if entry.skipped.is_some() {
+            entry.write_skipped(out, json)?;
+            return Ok(ControlFlow::Continue(()));
+        }
         let Some(result) = result else {
             answer = answer.and(why_stopped());
             return Ok(ControlFlow::Break(()));
