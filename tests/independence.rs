@@ -49,6 +49,8 @@ const DATA: &[&str] = &[
     "op",
     "target",
     "cells",
+    "with_distinct",
+    "is_distinct",
     "Group",
     "Puzzle",
     "size",

@@ -63,7 +63,7 @@ pub(super) fn supports(
     match (op, sets) {
         (Op::Given, &[_]) | (Op::Any, &[_]) => keep[0] = value_bit(target, size),
         (_, &[a, b]) => {
-            let (keep_a, keep_b, both) = pairs::supports(cage.partners, !cage.parts.is_empty(), a, b);
+            let (keep_a, keep_b, both) = pairs::supports(cage.partners, cage.pair_apart, a, b);
             (keep[0], keep[1]) = (keep_a, keep_b);
             if !cage.parts.is_empty() {
                 required.resize(cage.parts.len(), both);

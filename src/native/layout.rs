@@ -10,7 +10,7 @@ use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
 use super::spare;
-use crate::puzzle::{Group, Op, Puzzle};
+use crate::puzzle::{Cell, Group, Op, Puzzle};
 
 /// A cage with its cells as indices and its target read for the search:
 /// a view into its [`Layout`] (see [`Layout::cage`]).
@@ -33,6 +33,8 @@ pub(super) struct CageLayout<'a> {
     /// For a cage of 2 cells, the values that can stand beside each value
     /// (see [`pairs::partners`]).
     pub partners: &'a [u32],
+    /// For a cage of 2 cells, whether they share a group.
+    pub pair_apart: bool,
     /// The cage's parts: one for each full group holding two of its cells
     /// or more (a cage of at most 64 cells).
     pub parts: &'a [Part],
@@ -47,6 +49,8 @@ struct Stored {
     divisors: Option<Rc<Divisors>>,
     /// A pair's partner table; none for other cages.
     partners: Option<Rc<PairTable>>,
+    /// For a pair, whether its cells share a group (or a distinct cage).
+    pair_apart: bool,
     /// The cage's cells are `cells[cells.0..cells.1]` of the layout, its
     /// `apart` sets and parts likewise.
     cells: (usize, usize),
@@ -117,6 +121,7 @@ pub(super) struct Shape {
 /// A shape with the groups it was built from.
 struct Built {
     groups: Arc<[Group]>,
+    distinct: Vec<Vec<Cell>>,
     shape: Rc<Shape>,
 }
 
@@ -128,23 +133,35 @@ thread_local! {
 impl Shape {
     /// The shape of `puzzle`: the one built last on this thread if its
     /// groups are the same (as in a file of puzzles of one kind), else a
-    /// new one.
+    /// new one. The cells of each distinct cage count as a group.
     fn of(puzzle: &Puzzle) -> Rc<Shape> {
+        let distinct = || -> Vec<Vec<Cell>> {
+            let cages = puzzle.cages().iter().filter(|cage| cage.is_distinct() && cage.cells().len() > 1);
+            cages.map(|cage| cage.cells().to_vec()).collect()
+        };
         LAST_SHAPE.with(|last| {
             let mut last = last.borrow_mut();
             let groups = puzzle.shared_groups();
             if let Some(built) = &*last {
-                if Arc::ptr_eq(&built.groups, groups) || built.groups == *groups {
+                let same_cages = || {
+                    let mut cages = puzzle.cages().iter().filter(|cage| cage.is_distinct() && cage.cells().len() > 1);
+                    built.distinct.iter().all(|cells| cages.next().is_some_and(|cage| cage.cells() == cells))
+                        && cages.next().is_none()
+                };
+                if (Arc::ptr_eq(&built.groups, groups) || built.groups == *groups) && same_cages() {
                     return Rc::clone(&built.shape);
                 }
             }
-            let shape = Rc::new(Shape::new(puzzle));
-            *last = Some(Built { groups: Arc::clone(groups), shape: Rc::clone(&shape) });
+            let distinct = distinct();
+            let shape = Rc::new(Shape::new(puzzle, &distinct));
+            *last = Some(Built { groups: Arc::clone(groups), distinct, shape: Rc::clone(&shape) });
             shape
         })
     }
 
-    fn new(puzzle: &Puzzle) -> Self {
+    /// The shape of `puzzle`'s groups and the cells of its `distinct`
+    /// cages, each a group of its own.
+    fn new(puzzle: &Puzzle, distinct: &[Vec<Cell>]) -> Self {
         let size = puzzle.size();
         let words = (size * size).div_ceil(64);
         let set = |cells: &mut dyn Iterator<Item = usize>| {
@@ -152,8 +169,8 @@ impl Shape {
             cells.for_each(|c| set[c / 64] |= 1 << (c % 64));
             set
         };
-        let groups: Vec<Vec<u64>> =
-            puzzle.groups().iter().map(|g| set(&mut g.cells().iter().map(|c| c.index(size)))).collect();
+        let cells = puzzle.groups().iter().map(|g| g.cells()).chain(distinct.iter().map(Vec::as_slice));
+        let groups: Vec<Vec<u64>> = cells.map(|cells| set(&mut cells.iter().map(|c| c.index(size)))).collect();
         let all = set(&mut (0..size * size));
         let mut peers = vec![0u64; size * size * words];
         for group in &groups {
@@ -311,10 +328,16 @@ pub(super) struct Layout {
     cells: Vec<usize>,
     apart: Vec<u64>,
     parts: Vec<Part>,
-    /// For each cell, the index of its cage, if any.
+    /// For each cell, the index of its first cage, if any.
     pub cage_of: Vec<Option<usize>>,
     /// The cells in a cage, as a set of cells (see [`Shape`]).
     pub caged: Vec<u64>,
+    /// The cells in two cages or more (overlapping cages), as a set of
+    /// cells: what one cage takes from them, another must see.
+    pub shared: Vec<u64>,
+    /// For each cell of `shared`, its cages after the first, as (cell,
+    /// cage) sorted by cell.
+    also: Vec<(usize, usize)>,
 }
 
 impl Layout {
@@ -330,7 +353,7 @@ impl Layout {
         let size = puzzle.size();
         let shape = Shape::of(puzzle);
         let words = shape.words;
-        let Layout { given, given_values, cages, cells, apart, parts, cage_of, caged, .. } = self;
+        let Layout { given, given_values, cages, cells, apart, parts, cage_of, caged, shared, also, .. } = self;
         // Only the last puzzle's caged cells have a cage to forget: a file
         // of Sudoku, with none, writes nothing here.
         for &cell in cells.iter() {
@@ -347,6 +370,9 @@ impl Layout {
         parts.clear();
         caged.clear();
         caged.resize(words, 0);
+        shared.clear();
+        shared.resize(words, 0);
+        also.clear();
         let mut others = false;
         for cage in puzzle.cages() {
             if let (Op::Given, &[cell]) = (cage.op(), cage.cells()) {
@@ -379,7 +405,7 @@ impl Layout {
     #[inline(never)]
     fn add_cages(&mut self, puzzle: &Puzzle, shape: &Shape, tables: &mut Tables) {
         let size = puzzle.size();
-        let Layout { cages, cells, apart, parts, cage_of, caged, .. } = self;
+        let Layout { cages, cells, apart, parts, cage_of, caged, shared, also, .. } = self;
         // Slices, whose place and length the compiler keeps in registers
         // across the stores of the loop, where it read a vector's again.
         let (cage_of, caged) = (&mut cage_of[..], &mut caged[..]);
@@ -389,7 +415,12 @@ impl Layout {
             for c in cage.cells() {
                 let cell = c.index(size);
                 cells.push(cell);
-                cage_of[cell] = Some(index);
+                if cage_of[cell].is_some() {
+                    shared[cell / 64] |= 1 << (cell % 64);
+                    also.push((cell, index));
+                } else {
+                    cage_of[cell] = Some(index);
+                }
                 caged[cell / 64] |= 1 << (cell % 64);
             }
             let mine = &cells[start.0..];
@@ -410,6 +441,7 @@ impl Layout {
                 _ => None,
             };
             let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
+            let pair_apart = count == 2 && shape.share(mine[0], mine[1]);
             let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
             cages.push(Stored {
                 op: cage.op(),
@@ -419,9 +451,17 @@ impl Layout {
                 cells: (start.0, cells.len()),
                 apart: (start.1, apart.len()),
                 partners,
+                pair_apart,
                 parts: (start.2, parts.len()),
             });
         }
+        also.sort_unstable();
+    }
+
+    /// The cages of a cell of [`Layout::shared`] after its first.
+    pub fn also(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let start = self.also.partition_point(|&(c, _)| c < cell);
+        self.also[start..].iter().take_while(move |&&(c, _)| c == cell).map(|&(_, cage)| cage)
     }
 
     /// How many cages the search revises (all but the givens).
@@ -435,11 +475,13 @@ impl Layout {
         &self.cells[start..end]
     }
 
-    /// The partner table and the parts of the cage of index `index`, a
-    /// pair: what revising it needs of [`Layout::cage`], without the rest.
-    pub fn pair(&self, index: usize) -> (&[u32], &[Part]) {
+    /// The partner table, whether the cells are apart (share a group),
+    /// and the parts of the cage of index `index`, a pair: what revising
+    /// it needs of [`Layout::cage`], without the rest.
+    pub fn pair(&self, index: usize) -> (&[u32], bool, &[Part]) {
         let cage = &self.cages[index];
-        (cage.partners.as_ref().map_or(&[], |t| &t.partners), &self.parts[cage.parts.0..cage.parts.1])
+        let partners = cage.partners.as_ref().map_or(&[][..], |t| &t.partners);
+        (partners, cage.pair_apart, &self.parts[cage.parts.0..cage.parts.1])
     }
 
     /// For the cage of index `index`, a pair, what revising it gives
@@ -448,8 +490,7 @@ impl Layout {
     /// its parts' groups). `None` for other cages.
     pub fn full_pair(&self, index: usize) -> Option<(u32, u32)> {
         let cage = &self.cages[index];
-        let apart = cage.parts.1 > cage.parts.0;
-        cage.partners.as_ref().map(|table| table.full[usize::from(apart)])
+        cage.partners.as_ref().map(|table| table.full[usize::from(cage.pair_apart)])
     }
 
     /// The cage of index `index` (as in [`Layout::cage_of`]).
@@ -463,6 +504,7 @@ impl Layout {
             cells: &self.cells[cage.cells.0..cage.cells.1],
             apart: &self.apart[cage.apart.0..cage.apart.1],
             partners: cage.partners.as_ref().map_or(&[], |t| &t.partners),
+            pair_apart: cage.pair_apart,
             parts: &self.parts[cage.parts.0..cage.parts.1],
         }
     }
@@ -507,7 +549,6 @@ fn pair_parts(shape: &Shape, a: usize, b: usize, parts: &mut Vec<Part>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Cell;
 
     #[test]
     fn members_are_the_set_bits_in_order() {
@@ -535,7 +576,7 @@ mod tests {
                 Group::new((0..size).map(|i| Cell { row: top + i / side, col: left + i % side }).collect())
             });
             let puzzle = Puzzle::new(size, boxes.collect(), Vec::new()).expect("a grid with boxes");
-            let shape = Shape::new(&puzzle);
+            let shape = Shape::new(&puzzle, &[]);
             for a in 0..size * size {
                 for b in (0..size * size).filter(|&b| b != a) {
                     let (mut pair, mut any) = (Vec::new(), Vec::new());
@@ -557,7 +598,7 @@ mod tests {
             corners.skip(skip).map(|corner| Group::new(cells(corner))).collect()
         };
         let in_bands = |size: usize, groups: Vec<Group>| {
-            Shape::new(&Puzzle::new(size, groups, Vec::new()).expect("a grid with groups")).in_bands
+            Shape::new(&Puzzle::new(size, groups, Vec::new()).expect("a grid with groups"), &[]).in_bands
         };
         assert!(in_bands(9, boxes(9, 3, 3, 0)), "a Sudoku's grid");
         assert!(!in_bands(9, Vec::new()), "a 9×9 Latin square");

@@ -180,6 +180,8 @@ pub(super) struct Propagator<'a, const W: usize, const N: usize> {
     /// Every cell of the grid.
     pub all: Bits<W>,
     caged: Bits<W>,
+    /// The cells in two cages or more (see [`Layout::shared`]).
+    shared: Bits<W>,
     /// Cells whose candidates changed since their cages were last marked.
     changed: Bits<W>,
     /// For each cell, the full groups it is in, as a set of group indices
@@ -308,6 +310,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             size: layout.size,
             all: *set(&shape.all, 0),
             caged: *set(&layout.caged, 0),
+            shared: *set(&layout.shared, 0),
             changed: [0; W],
             groups_of: &shape.groups_of,
             group_words: shape.group_words,
@@ -345,7 +348,9 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         self.unpruned(boards);
         if self.size() <= PAIRS_FIRST_UP_TO {
             self.changed = [0; W];
-            let seeded = self.seed_pairs(boards);
+            // A pair's cell that is given, or in another cage too, has
+            // more to tell than the pair's table knows.
+            let seeded = and_not(&and_not(&self.seed_pairs(boards), &self.shared), set(&self.layout.given, 0));
             self.changed = std::array::from_fn(|i| self.all[i] & !seeded[i] | self.changed[i]);
         }
     }
@@ -390,7 +395,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
             }
             seeded = std::array::from_fn(|i| seeded[i] | pair[i]);
             if both != 0 {
-                for part in layout.pair(index).1 {
+                for part in layout.pair(index).2 {
                     self.rule_out(boards, &[a, b], part, both);
                 }
             }
@@ -842,6 +847,13 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 work.dirty_len += usize::from(!work.is_dirty[cage]);
                 work.is_dirty[cage] = true;
             }
+            if has(&self.shared, cell) {
+                for cage in self.layout.also(cell) {
+                    work.dirty[work.dirty_len] = cage;
+                    work.dirty_len += usize::from(!work.is_dirty[cage]);
+                    work.is_dirty[cage] = true;
+                }
+            }
         }
         // At the root of a grid of up to `PAIRS_FIRST_UP_TO`, a first pass
         // revises the pairs only (see there).
@@ -883,9 +895,10 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
 
     /// Forgets that `cells`, those of a cage just revised, changed: what a
     /// cage removes itself does not call for revising it again.
+    /// A cell in another cage too stays changed, for that cage to see.
     fn unchange(&mut self, cells: &[usize]) {
         for &cell in cells {
-            self.changed[cell / 64] &= !(1 << (cell % 64));
+            self.changed[cell / 64] &= !(1 << (cell % 64)) | self.shared[cell / 64];
         }
     }
 
@@ -949,9 +962,9 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
     /// `a` and `b`: the common case in KenKen, worked out without the
     /// general case's lists.
     fn revise_pair(&mut self, boards: &mut Boards<W>, index: usize, a: usize, b: usize) -> Result<bool, Contradiction> {
-        let (partners, parts) = self.layout.pair(index);
+        let (partners, apart, parts) = self.layout.pair(index);
         let (set_a, set_b) = (self.values(boards, a), self.values(boards, b));
-        let (keep_a, keep_b, both) = pairs::supports(partners, !parts.is_empty(), set_a, set_b);
+        let (keep_a, keep_b, both) = pairs::supports(partners, apart, set_a, set_b);
         if keep_a & set_a == 0 || keep_b & set_b == 0 {
             self.blame([a, b]);
             return Err(Contradiction);

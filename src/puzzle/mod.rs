@@ -259,12 +259,14 @@ impl fmt::Display for Target {
     }
 }
 
-/// A cage: its cells' values combine under `op` to `target`.
+/// A cage: its cells' values combine under `op` to `target`, and, if the
+/// cage is *distinct* (the Killer rule), no two of them are equal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cage {
     op: Op,
     target: Target,
     cells: CageCells,
+    distinct: bool,
 }
 
 /// A cage's cells: one inline (a Sudoku given), or more.
@@ -309,12 +311,18 @@ impl Cage {
             [cell] => CageCells::One([cell]),
             _ => CageCells::More(cells),
         };
-        Ok(Cage { op, target, cells })
+        Ok(Cage { op, target, cells, distinct: false })
+    }
+
+    /// The same cage, its values required to differ (`true`: a Killer
+    /// cage) or not.
+    pub fn with_distinct(self, distinct: bool) -> Self {
+        Cage { distinct, ..self }
     }
 
     /// The one-cell `!` cage of a given `value` (not 0) in `cell`.
     fn given(cell: Cell, value: u8) -> Self {
-        Cage { op: Op::Given, target: u64::from(value).into(), cells: CageCells::One([cell]) }
+        Cage { op: Op::Given, target: u64::from(value).into(), cells: CageCells::One([cell]), distinct: false }
     }
 
     /// The cage's op.
@@ -330,6 +338,11 @@ impl Cage {
     /// The cage's cells, in the order they were given.
     pub fn cells(&self) -> &[Cell] {
         self.cells.as_slice()
+    }
+
+    /// Whether the cage's values must also all differ (the Killer rule).
+    pub fn is_distinct(&self) -> bool {
+        self.distinct
     }
 
     /// Whether the cells are in one piece, each reached from another
@@ -460,9 +473,10 @@ pub struct Puzzle {
 impl Puzzle {
     /// A puzzle of the given size whose groups are the rows, the columns and
     /// `extra_groups`, with `cages`. Checks the size (1 to [`MAX_SIZE`]), that
-    /// every cell lies in the grid, that no group has more than N cells or a
-    /// cell twice, that no cell is in two cages, and that every `!` target
-    /// is a value from 1 to N.
+    /// every cell lies in the grid, that no group or distinct cage has more
+    /// than N cells, that no group has a cell twice, that every `!` target
+    /// is a value from 1 to N, and that no cell has two different givens.
+    /// Cages may overlap, and a given may sit in a caged cell.
     ///
     /// ```
     /// use cagey::{Cage, Cell, Group, InvalidPuzzle, Op, Puzzle};
@@ -495,21 +509,26 @@ impl Puzzle {
     /// checked), once its cages are checked.
     fn with_groups(size: usize, groups: Arc<[Group]>, extra: usize, cages: Vec<Cage>) -> Result<Self, InvalidPuzzle> {
         let inside = |cell: &Cell| cell.row < size && cell.col < size;
-        let mut caged = vec![false; size * size];
+        let mut given: Vec<Option<&Target>> = vec![None; size * size];
         for cage in &cages {
+            if let Some(cell) = cage.cells().iter().find(|cell| !inside(cell)) {
+                return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
+            }
+            if cage.distinct && cage.cells().len() > size {
+                return Err(InvalidPuzzle::GroupTooLarge { cells: cage.cells().len(), size });
+            }
             if cage.op == Op::Given {
+                let cell = cage.cells()[0];
                 let value = cage.target.digits().parse::<usize>().ok().filter(|v| (1..=size).contains(v));
                 if value.is_none() {
-                    let (cell, target) = (cage.cells()[0], cage.target.clone());
-                    return Err(InvalidPuzzle::GivenOutOfRange { cell, target, size });
+                    return Err(InvalidPuzzle::GivenOutOfRange { cell, target: cage.target.clone(), size });
                 }
-            }
-            for cell in cage.cells() {
-                if !inside(cell) {
-                    return Err(InvalidPuzzle::CellOutsideGrid { cell: *cell, size });
-                }
-                if std::mem::replace(&mut caged[cell.index(size)], true) {
-                    return Err(InvalidPuzzle::CellInTwoCages { cell: *cell });
+                match given[cell.index(size)].replace(&cage.target) {
+                    Some(first) if *first != cage.target => {
+                        let (first, second) = (first.clone(), cage.target.clone());
+                        return Err(InvalidPuzzle::TwoGivens { cell, first, second });
+                    }
+                    _ => {}
                 }
             }
         }
@@ -547,7 +566,7 @@ impl Puzzle {
             }
             cages.push(Cage::given(cell, value));
         }
-        // Each cell is inside the grid and in one cage at most, and each
+        // Each cell is inside the grid with one given at most, and each
         // given is a value: all that `with_groups` would check.
         Ok(Puzzle { size, groups, extra_groups: extra, cages })
     }
@@ -697,11 +716,15 @@ pub enum InvalidPuzzle {
         /// The cell.
         cell: Cell,
     },
-    /// A cell belongs to two cages.
-    #[error("cell {cell} is already in another cage")]
-    CellInTwoCages {
+    /// A cell has two different givens.
+    #[error("cell {cell} is given both {first} and {second}")]
+    TwoGivens {
         /// The cell.
         cell: Cell,
+        /// The first given value.
+        first: Target,
+        /// The other.
+        second: Target,
     },
     /// A cage's op does not allow its number of cells.
     #[error("a '{op}' cage needs {}, found {found}", op.cell_count_rule())]
@@ -793,7 +816,13 @@ mod tests {
         assert!(matches!(cage(Op::Add, 3, &[(0, 0), (0, 0)]), Err(InvalidPuzzle::RepeatedCell { .. })));
         let a = cage(Op::Add, 3, &[(0, 0), (0, 1)]).unwrap();
         let b = cage(Op::Given, 1, &[(0, 1)]).unwrap();
-        assert!(matches!(Puzzle::new(2, vec![], vec![a, b]), Err(InvalidPuzzle::CellInTwoCages { .. })));
+        let c = cage(Op::Given, 2, &[(0, 1)]).unwrap();
+        assert!(Puzzle::new(2, vec![], vec![a.clone(), b.clone(), b.clone()]).is_ok(), "overlaps, a given twice");
+        assert!(matches!(Puzzle::new(2, vec![], vec![a, b, c]), Err(InvalidPuzzle::TwoGivens { .. })));
+        let wide = cage(Op::Add, 6, &[(0, 0), (0, 1), (1, 0)]).unwrap();
+        assert!(Puzzle::new(2, vec![], vec![wide.clone()]).is_ok());
+        let distinct = wide.with_distinct(true);
+        assert!(matches!(Puzzle::new(2, vec![], vec![distinct]), Err(InvalidPuzzle::GroupTooLarge { .. })));
         let too_big = cage(Op::Given, 3, &[(0, 0)]).unwrap();
         assert!(matches!(Puzzle::new(2, vec![], vec![too_big]), Err(InvalidPuzzle::GivenOutOfRange { .. })));
         let outside = cage(Op::Given, 1, &[(2, 0)]).unwrap();

@@ -76,13 +76,17 @@ pub fn verify(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
     Ok(())
 }
 
-/// Whether the values of `grid` in the cage's cells satisfy the cage.
+/// Whether the values of `grid` in the cage's cells satisfy the cage: its
+/// op reaches its target and, for a distinct cage, no value repeats.
 ///
 /// Sums, differences, quotients and products are computed exactly, as
 /// decimal digits when they could outgrow a machine word, and compared with
 /// the target's digits: no arithmetic here can overflow or round.
 pub fn cage_holds(cage: &Cage, grid: &Grid) -> bool {
     let values: Vec<u64> = cage.cells().iter().map(|&cell| u64::from(grid[cell])).collect();
+    if cage.is_distinct() && values.iter().duplicates().next().is_some() {
+        return false;
+    }
     let ops: &[Op] = match (cage.op(), values.len()) {
         (Op::Any, 1) => &[Op::Given],
         (Op::Any, 2) => &[Op::Add, Op::Sub, Op::Mul, Op::Div],
@@ -160,6 +164,16 @@ mod tests {
         assert!(!cage_holds(&cage(Op::Div, 2, &[(0, 1), (0, 2)]), &g));
         assert!(cage_holds(&cage(Op::Given, 3, &[(0, 2)]), &g));
         assert!(!cage_holds(&cage(Op::Given, 3, &[(0, 1)]), &g));
+    }
+
+    #[test]
+    fn a_distinct_cage_holds_only_without_repeats() {
+        let g = grid();
+        // 1 and 3 in column 1, 3 again at C1: a sum of 7 either way.
+        let cells = &[(0, 0), (1, 1), (2, 0)];
+        assert!(cage_holds(&cage(Op::Add, 7, cells), &g));
+        assert!(!cage_holds(&cage(Op::Add, 7, cells).with_distinct(true), &g));
+        assert!(cage_holds(&cage(Op::Add, 6, &[(0, 0), (0, 1), (0, 2)]).with_distinct(true), &g));
     }
 
     #[test]

@@ -104,6 +104,11 @@ impl Encoding {
     }
 }
 
+/// The value a one-cell cage gives its cell, if its target is one.
+fn one_value(cage: &Cage, n: usize) -> Option<usize> {
+    cage.target().digits().parse::<usize>().ok().filter(|v| (1..=n).contains(v))
+}
+
 fn cell_var(size: usize, cell: usize, value: usize) -> Var {
     Var::from_index(cell * size + value - 1)
 }
@@ -205,18 +210,23 @@ impl Encoder {
         }
     }
 
+    /// The value each one-cell cage gives its cell; a cell given two
+    /// different values (by overlapping cages) is left with none.
     fn read_givens(&mut self, puzzle: &Puzzle) {
         let n = self.n;
+        let mut seen = vec![false; n * n];
         for cage in puzzle.cages() {
             if let &[cell] = cage.cells() {
-                let value = cage.target().digits().parse::<usize>().ok().filter(|v| (1..=n).contains(v));
-                self.given[cell.index(n)] = value.map_or(0, |v| 1 << v);
+                let cell = cell.index(n);
+                let value = one_value(cage, n).map_or(0, |v| 1 << v);
+                let first = !std::mem::replace(&mut seen[cell], true);
+                self.given[cell] = if first || self.given[cell] == value { value } else { 0 };
             }
         }
     }
 
     /// A one-cell cage as a unit clause (empty if its target is no value);
-    /// a larger one as its allowed tuples.
+    /// a larger one as its allowed tuples (distinct ones without repeats).
     /// The literals it added, counted before they are: with the `before`
     /// of the cages so far, they must fit the memory bound.
     fn cage(&mut self, index: usize, cage: &Cage, bounds: Bounds, before: u64) -> Result<u64, SatError> {
@@ -224,14 +234,17 @@ impl Encoder {
         let (n, cells) = (self.n, self.n * self.n);
         let members: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
         if let &[cell] = members.as_slice() {
-            match self.given[cell].trailing_zeros() as usize {
-                32 => self.formula.add_clause(&[]),
-                value => self.formula.add_clause(&[self.x(cell, value).positive()]),
+            match one_value(cage, n) {
+                None => self.formula.add_clause(&[]),
+                Some(value) => self.formula.add_clause(&[self.x(cell, value).positive()]),
             }
             return Ok(1);
         }
-        let pairs: Vec<Vec<bool>> =
-            members.iter().map(|&a| members.iter().map(|&b| self.apart(a, b)).collect()).collect();
+        let distinct = cage.is_distinct();
+        let pairs: Vec<Vec<bool>> = members
+            .iter()
+            .map(|&a| members.iter().map(|&b| a != b && (distinct || self.apart(a, b))).collect())
+            .collect();
         let domains: Vec<u32> = members
             .iter()
             .map(|&a| !(0..cells).filter(|&b| self.apart(a, b)).fold(0, |taken, b| taken | self.given[b]))
