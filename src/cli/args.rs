@@ -141,7 +141,8 @@ Examples:
   cagey generate --size 6 --count 3 --seed 7
   cagey generate --kind sudoku --size 9 --unique --count 10 | cagey count -
   cagey generate --size 5 --noop --max-cage 3 --perturb 0.2 --count 100 > mixed.txt
-  cagey generate --size 9 --killer --unique       (a Killer Sudoku with one solution)")]
+  cagey generate --size 9 --killer --unique       (a Killer Sudoku with one solution)
+  cagey generate --size 9 --over-boxes --max-cage 5  (KenKen cages over Sudoku boxes)")]
     Generate(GenerateArgs),
     /// Cross-check both backends on random puzzles; save and shrink any disagreement.
     #[command(after_help = "Each case is generated from the seed and its number, so the same seed replays the
@@ -284,7 +285,7 @@ pub struct ConvertArgs {
     pub input: PuzzleFiles,
 
     /// The format to write.
-    #[arg(long, value_enum, value_name = "kenken|keen|sudoku|grid")]
+    #[arg(long, value_enum, value_name = "kenken|keen|sudoku|grid|killer")]
     pub to: ConvertTo,
 }
 
@@ -300,6 +301,8 @@ pub enum ConvertTo {
     Sudoku,
     /// Sudoku grids, N lines each.
     Grid,
+    /// SudoCue killer strings (9×9 Killer Sudoku), one a line.
+    Killer,
 }
 
 #[derive(Debug, Args)]
@@ -393,7 +396,7 @@ pub struct PuzzleFiles {
 #[derive(Clone, Copy, Debug, Args)]
 pub struct ReadArgs {
     /// Read the puzzles as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku|keen", alias = "input")]
+    #[arg(long, value_name = "kenken|sudoku|keen|killer", alias = "input")]
     pub input_format: Option<Format>,
 
     /// Report a puzzle that cannot be read and go on with the others (exit status 2 at the
@@ -566,10 +569,30 @@ pub struct PuzzleShape {
     #[command(flatten)]
     pub boxes: BoxesArg,
 
-    /// KenKen: cages over Sudoku boxes (Killer Sudoku), of the shape --boxes gives. With fuzz,
+    /// Killer Sudoku: '+' cages over Sudoku boxes (of the shape --boxes gives) whose digits
+    /// never repeat; with --unique, givens are added inside cages where needed. With fuzz,
     /// sizes that have no boxes (primes) get none.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["noop", "over_boxes"])]
     pub killer: bool,
+
+    /// KenKen: cages over Sudoku boxes (of the shape --boxes gives), values repeating in a
+    /// cage where they share no row, column or box.
+    #[arg(long)]
+    pub over_boxes: bool,
+
+    /// KenKen: the share of cages of two cells or more whose values must also differ (written
+    /// 'distinct'), among those whose planted values do (0 to 1).
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.0)]
+    pub distinct: f64,
+
+    /// KenKen and Killer: the share of caged cells that also get a given (0 to 1).
+    #[arg(long, value_name = "P", allow_negative_numbers = true, default_value_t = 0.0)]
+    pub caged_givens: f64,
+
+    /// KenKen and Killer: add K cages over the others (written 'overlap'): little-killer
+    /// diagonals of up to 5 cells and pairs of neighbours.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub overlaps: usize,
 
     /// KenKen: add K all-different groups, each of random cells (written as 'distinct' lines).
     #[arg(long, value_name = "K", default_value_t = 0)]
@@ -590,9 +613,13 @@ pub struct PuzzleShape {
     pub wild: f64,
 
     /// KenKen: draw all the options above for each puzzle at random, over the whole model
-    /// (Killer boxes, groups, uncaged cells, scattered cages, no-op, perturbed and wild targets);
-    /// sizes up to the largest --size.
-    #[arg(long, conflicts_with_all = ["noop", "max_cage", "killer", "extra_groups", "uncaged", "scatter", "wild"])]
+    /// (boxes, Killer and distinct cages, groups, uncaged cells, scattered cages, givens in
+    /// cages, overlapping cages, no-op, perturbed and wild targets); sizes up to the largest
+    /// --size.
+    #[arg(long, conflicts_with_all = [
+        "noop", "max_cage", "killer", "over_boxes", "distinct", "caged_givens", "overlaps",
+        "extra_groups", "uncaged", "scatter", "wild",
+    ])]
     pub mix: bool,
 }
 
@@ -613,10 +640,10 @@ pub struct GenerateArgs {
     #[arg(long, conflicts_with = "perturb")]
     pub unique: bool,
 
-    /// Write the puzzles in this format: kenken (neknek text), sudoku (lines) or keen (game
-    /// IDs that Keen opens, for KenKen with cages in one piece and no no-op cages). Default:
-    /// the kind's own.
-    #[arg(long, value_name = "kenken|sudoku|keen")]
+    /// Write the puzzles in this format: kenken (neknek text), sudoku (lines), keen (game
+    /// IDs that Keen opens, for KenKen with cages in one piece and no no-op cages) or killer
+    /// (SudoCue killer strings, for 9x9 --killer puzzles). Default: the kind's own.
+    #[arg(long, value_name = "kenken|sudoku|keen|killer")]
     pub emit: Option<Format>,
 }
 

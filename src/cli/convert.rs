@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use cagey::format::{keen, kenken, sudoku};
+use cagey::format::{keen, kenken, killer, sudoku};
 
 use super::args::{ConvertArgs, ConvertTo};
 use super::exit::{Answer, RunError};
@@ -23,6 +23,7 @@ pub fn convert(args: &ConvertArgs, entries: &mut Entries, out: &mut dyn Write) -
             ConvertTo::Keen => keen::write(puzzle).map(|id| id + "\n"),
             ConvertTo::Sudoku => sudoku::write(puzzle),
             ConvertTo::Grid => sudoku::write_grid(puzzle),
+            ConvertTo::Killer => killer::write(puzzle).map(|line| line + "\n"),
         };
         let written = written.map_err(|error| CliError::Unfit { place: entry.label(), message: error.to_string() })?;
         // Puzzles of several lines are set apart by a blank line.

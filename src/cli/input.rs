@@ -48,7 +48,7 @@ impl Entry {
     pub fn cell_name(&self, cell: Cell) -> String {
         match self.format {
             Format::KenKen | Format::Keen => cell.to_string(),
-            Format::Sudoku => format!("r{}c{}", cell.row + 1, cell.col + 1),
+            Format::Sudoku | Format::Killer => format!("r{}c{}", cell.row + 1, cell.col + 1),
         }
     }
 

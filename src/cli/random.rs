@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-use cagey::format::{Boxes, Format, keen, kenken, sudoku};
+use cagey::format::{Boxes, Format, keen, kenken, killer, sudoku};
 use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, CertificateError, Puzzle, Solver, WriteError};
 use rand_chacha::ChaCha8Rng;
@@ -37,11 +37,15 @@ pub fn make(
                 max_cage: shape.max_cage as usize,
                 noop: shape.noop,
                 perturb: shape.perturb.unwrap_or(0.0),
-                boxes: if shape.killer { boxes_for(shape.boxes.boxes, size) } else { None },
+                boxes: if shape.killer || shape.over_boxes { boxes_for(shape.boxes.boxes, size) } else { None },
                 extra_groups: shape.extra_groups,
                 uncaged: shape.uncaged,
                 scattered: shape.scatter,
                 wild: shape.wild,
+                killer: shape.killer,
+                distinct: shape.distinct,
+                caged_givens: shape.caged_givens,
+                overlaps: shape.overlaps,
                 ..KenKenOptions::new(size)
             };
             generate::kenken(&options, rng)
@@ -93,6 +97,7 @@ pub fn text(shape: &PuzzleShape, format: Option<Format>, puzzle: &Puzzle) -> Res
     match format.unwrap_or(natural) {
         Format::KenKen => Ok(kenken::write(puzzle)),
         Format::Keen => Ok(keen::write(puzzle)? + "\n"),
+        Format::Killer => Ok(killer::write(puzzle)? + "\n"),
         Format::Sudoku if shape.kind == Kind::Sudoku => {
             let n = puzzle.size();
             let mut givens = vec![0u8; n * n];
@@ -123,23 +128,29 @@ pub fn check_shape(shape: &PuzzleShape, sizes: &[usize]) -> Result<(), CliError>
         ("--uncaged", shape.uncaged),
         ("--scatter", shape.scatter),
         ("--wild", shape.wild),
+        ("--distinct", shape.distinct),
+        ("--caged-givens", shape.caged_givens),
     ];
     for (name, value) in shares {
         if !(0.0..=1.0).contains(&value) {
             return Err(unfit(format!("{name} {value} is out of range: expected a share from 0 to 1")));
         }
     }
-    let boxed = shape.kind == Kind::Sudoku || shape.killer;
+    let boxed = shape.kind == Kind::Sudoku || shape.killer || shape.over_boxes;
     if let (true, Boxes::Shape(b)) = (boxed, shape.boxes.boxes) {
         if let Some(n) = sizes.iter().find(|&&n| b.rows * b.cols != n) {
             return Err(unfit(format!("boxes of {b} do not tile a {n}x{n} grid")));
         }
     }
-    if shape.killer && shape.kind == Kind::Sudoku {
-        return Err(unfit("--killer makes KenKen cages over boxes: use it with --kind kenken".into()));
-    }
-    if let ([n], true, None) = (sizes, shape.killer, boxes_for(shape.boxes.boxes, sizes[0])) {
-        return Err(unfit(format!("--killer needs boxes, and a {n}x{n} grid has none: pick a size that is not prime")));
+    for (flag, on) in [("--killer", shape.killer), ("--over-boxes", shape.over_boxes)] {
+        if on && shape.kind == Kind::Sudoku {
+            return Err(unfit(format!("{flag} makes cages over boxes: use it with --kind kenken")));
+        }
+        if let ([n], true, None) = (sizes, on, boxes_for(shape.boxes.boxes, sizes[0])) {
+            return Err(unfit(format!(
+                "{flag} needs boxes, and a {n}x{n} grid has none: pick a size that is not prime"
+            )));
+        }
     }
     Ok(())
 }
@@ -166,7 +177,7 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<Answer, RunE
         };
         let written = text(&args.shape, args.emit, &generated.puzzle).map_err(|error| CliError::Unfit {
             place: format!("case {case}"),
-            message: format!("{error}; drop --emit, or generate without --noop, --killer and --extra-groups"),
+            message: format!("{error}; drop --emit, or generate without --noop, --killer, --over-boxes, --distinct, --caged-givens, --overlaps and --extra-groups"),
         })?;
         if written.starts_with('#') && case > 0 {
             writeln!(out)?;

@@ -76,6 +76,17 @@ pub struct KenKenOptions {
     /// near 2^64 or 2^128, a product that needs a prime above N, the
     /// largest product of N^k; mostly out of reach.
     pub wild: f64,
+    /// Standard Killer Sudoku: every cage a distinct `+` cage, grown from
+    /// neighbours whose planted values differ.
+    pub killer: bool,
+    /// The share of the other cages of two cells or more marked distinct,
+    /// where their planted values differ.
+    pub distinct: f64,
+    /// The share of caged cells that also get a given.
+    pub caged_givens: f64,
+    /// Cages laid over the others: little-killer diagonals (a sum, values
+    /// may repeat) and pairs of neighbours (as Kropki dots and XV clues).
+    pub overlaps: usize,
 }
 
 impl KenKenOptions {
@@ -92,13 +103,18 @@ impl KenKenOptions {
             uncaged: 0.0,
             scattered: 0.0,
             wild: 0.0,
+            killer: false,
+            distinct: 0.0,
+            caged_givens: 0.0,
+            overlaps: 0,
         }
     }
 
     /// Options that cover the whole model, drawn at random: every size in
-    /// `sizes` (up to 7 most often, as they run fastest), Killer boxes,
-    /// extra groups, uncaged cells, scattered cages, no-op, perturbed and
-    /// wild targets, each switched on in some of the draws.
+    /// `sizes` (up to 7 most often, as they run fastest), boxes, Killer
+    /// cages, distinct cages, extra groups, uncaged cells, scattered cages,
+    /// givens in caged cells, overlapping cages, no-op, perturbed and wild
+    /// targets, each switched on in some of the draws.
     pub fn random<R: Rng + ?Sized>(sizes: RangeInclusive<usize>, rng: &mut R) -> Self {
         let low = (*sizes.start()).clamp(1, MAX_SIZE);
         let high = (*sizes.end()).clamp(low, MAX_SIZE);
@@ -112,6 +128,7 @@ impl KenKenOptions {
             |chance: f64, low: f64, high: f64| if rng.random_bool(chance) { rng.random_range(low..=high) } else { 0.0 };
         let (uncaged, scattered, wild, perturb) =
             (share(0.25, 0.05, 0.3), share(0.25, 0.1, 0.6), share(0.15, 0.05, 0.25), share(0.2, 0.02, 0.1));
+        let (distinct, caged_givens) = (share(0.25, 0.2, 1.0), share(0.2, 0.02, 0.15));
         // Large grids get small cages, so many givens and pairs: the native
         // search has heavy tails on large puzzles with big cages.
         let large = size > 12;
@@ -126,6 +143,10 @@ impl KenKenOptions {
             uncaged: if large { uncaged / 5.0 } else { uncaged },
             scattered,
             wild,
+            killer: rng.random_bool(0.1),
+            distinct,
+            caged_givens,
+            overlaps: if rng.random_bool(0.2) { rng.random_range(1..=3) } else { 0 },
         }
     }
 }
@@ -291,15 +312,17 @@ fn fill<R: Rng + ?Sized>(
 /// Random cages of 1 to `max_cage` cells: each cell is left out of every
 /// cage with probability `uncaged`; each cage is grown from neighbours, or,
 /// with probability `scattered`, drawn from anywhere in the grid. With
-/// neither, a partition of the grid into connected cages.
+/// neither, a partition of the grid into connected cages. With `apart`, a
+/// cage takes no two cells of the same value in that grid.
 fn cage_cells<R: Rng + ?Sized>(
     size: usize,
     max_cage: usize,
-    uncaged: f64,
-    scattered: f64,
+    (uncaged, scattered): (f64, f64),
+    apart: Option<&Grid>,
     rng: &mut R,
 ) -> Vec<Vec<Cell>> {
     let n = size;
+    let value = |c: usize| apart.map_or(0, |grid| grid.values()[c]);
     let mut owned = vec![false; n * n];
     if uncaged > 0.0 {
         owned.iter_mut().for_each(|o| *o = rng.random_bool(uncaged));
@@ -316,10 +339,11 @@ fn cage_cells<R: Rng + ?Sized>(
         let target = rng.random_range(1..=max_cage.max(1));
         let scatter = scattered > 0.0 && rng.random_bool(scattered);
         while cells.len() < target {
+            let free = |c: &usize| !owned[*c] && (apart.is_none() || cells.iter().all(|&d| value(d) != value(*c)));
             let pool: Vec<usize> = if scatter {
-                (0..n * n).filter(|&c| !owned[c]).collect()
+                (0..n * n).filter(free).collect()
             } else {
-                cells.iter().flat_map(|&c| neighbours(c, n)).filter(|&c| !owned[c]).collect()
+                cells.iter().flat_map(|&c| neighbours(c, n)).filter(free).collect()
             };
             let Some(&next) = pool.choose(rng) else { break };
             owned[next] = true;
@@ -397,6 +421,38 @@ fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, r
     };
     let op = if noop && cells.len() > 1 { Op::Any } else { op };
     Cage::new(op, target, cells).expect("planted cages are well formed")
+}
+
+/// A Killer cage over `cells`, whose planted values differ: distinct, `+`,
+/// the planted sum.
+fn killer_cage(cells: Vec<Cell>, planted: &Grid) -> Cage {
+    let sum: u64 = cells.iter().map(|&c| u64::from(planted[c])).sum();
+    Cage::new(Op::Add, sum, cells).expect("a planted sum").with_distinct(true)
+}
+
+/// A cage laid over others, planted: a little-killer diagonal of 2 to 5
+/// cells (kept short, so that its tuples stay few) summing to its planted
+/// values, or two neighbours under a planted `+ - * /` (a Kropki dot or
+/// an XV clue).
+fn overlap_cage<R: Rng + ?Sized>(planted: &Grid, rng: &mut R) -> Cage {
+    let n = planted.size();
+    let start = Cell::new(rng.random_range(0..n), rng.random_range(0..n));
+    if n > 1 && rng.random_bool(0.5) {
+        let right = rng.random_bool(0.5);
+        let step = |cell: Cell| {
+            let col = if right { cell.col.checked_add(1).filter(|&c| c < n) } else { cell.col.checked_sub(1) };
+            col.filter(|_| cell.row + 1 < n).map(|col| Cell::new(cell.row + 1, col))
+        };
+        let cells: Vec<Cell> = std::iter::successors(Some(start), |&c| step(c)).take(5).collect();
+        if cells.len() > 1 {
+            let sum: u64 = cells.iter().map(|&c| u64::from(planted[c])).sum();
+            return Cage::new(Op::Add, sum, cells).expect("a planted sum");
+        }
+    }
+    let index = start.index(n);
+    let next = neighbours(index, n).collect::<Vec<_>>().choose(rng).copied();
+    let cells = next.map_or(vec![start], |c| vec![start, Cell::new(c / n, c % n)]);
+    planted_cage(cells, planted, false, rng)
 }
 
 /// The exact product of `values`, in limbs of nine decimal digits (least
@@ -481,14 +537,24 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
     let planted = sudoku_grid(n, options.boxes, rng);
     let mut groups = options.boxes.map(|b| b.groups(n)).unwrap_or_default();
     groups.extend((0..options.extra_groups).map(|_| planted_group(&planted, rng)));
-    let cages = cage_cells(n, options.max_cage, options.uncaged, options.scattered, rng)
+    let apart = options.killer.then_some(&planted);
+    let mut cages: Vec<Cage> = cage_cells(n, options.max_cage, (options.uncaged, options.scattered), apart, rng)
         .into_iter()
         .map(|cells| {
-            let cage = planted_cage(cells, &planted, options.noop, rng);
+            let cage = match options.killer {
+                true => killer_cage(cells, &planted),
+                false => planted_cage(cells, &planted, options.noop, rng),
+            };
+            let differ = cage.cells().iter().map(|&c| planted[c]).collect::<std::collections::BTreeSet<_>>().len()
+                == cage.cells().len();
+            let distinct = cage.is_distinct()
+                || (cage.cells().len() > 1 && differ && options.distinct > 0.0)
+                    && rng.random_bool(options.distinct.min(1.0));
+            let cage = cage.with_distinct(distinct);
             let wild = options.wild > 0.0 && cage.op() != Op::Given && rng.random_bool(options.wild.min(1.0));
+            let remade = |target| Cage::new(cage.op(), target, cage.cells().to_vec()).expect("a positive target");
             if wild {
-                let target = wild_target(cage.cells(), &planted, rng);
-                Cage::new(cage.op(), target, cage.cells().to_vec()).expect("a positive target")
+                remade(wild_target(cage.cells(), &planted, rng)).with_distinct(distinct)
             } else if options.perturb > 0.0 && rng.random_bool(options.perturb.min(1.0)) {
                 let target = match cage.op() {
                     // A given stays a value of the grid: another one.
@@ -499,12 +565,20 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
                     Op::Given => cage.target().clone(),
                     _ => nudged(cage.target(), rng.random_bool(0.5)),
                 };
-                Cage::new(cage.op(), target, cage.cells().to_vec()).expect("a positive target")
+                remade(target).with_distinct(distinct)
             } else {
                 cage
             }
         })
         .collect();
+    let caged: Vec<Cell> = cages.iter().filter(|c| c.op() != Op::Given).flat_map(|c| c.cells().to_vec()).collect();
+    for (i, cell) in caged.into_iter().enumerate() {
+        if options.caged_givens > 0.0 && rng.random_bool(options.caged_givens.min(1.0)) {
+            let given = Cage::new(Op::Given, u64::from(planted[cell]), vec![cell]).expect("a given");
+            cages.insert(rng.random_range(0..=cages.len().min(i + 1)), given);
+        }
+    }
+    cages.extend((0..options.overlaps).map(|_| overlap_cage(&planted, rng)));
     let puzzle = Puzzle::new(n, groups, cages).expect("planted puzzles are well formed");
     Generated { puzzle, planted }
 }
@@ -540,14 +614,21 @@ pub struct Features {
     pub scattered: bool,
     /// Some cage has two cells that share no group, so values may repeat.
     pub repeats: bool,
-    /// Sudoku boxes with multi-cell cages over them (Killer Sudoku).
-    pub killer: bool,
+    /// Sudoku boxes with multi-cell cages over them (KenKen or Killer
+    /// cages over boxes).
+    pub boxes: bool,
     /// All-different groups other than rows, columns and boxes.
     pub groups: bool,
     /// `!` cages beside multi-cell cages.
     pub givens: bool,
     /// Some `?` (no-op) cage.
     pub noop: bool,
+    /// Some cage of two cells or more is distinct (the Killer rule).
+    pub distinct: bool,
+    /// Some given sits in a cell that another cage covers.
+    pub caged_givens: bool,
+    /// Some cell is in two cages that are not givens.
+    pub overlaps: bool,
     /// Some target of 2^63 or more (where 64-bit arithmetic overflows).
     pub big_target: bool,
     /// Some target beyond 2^64 - 1.
@@ -556,8 +637,20 @@ pub struct Features {
 
 impl Features {
     /// The names of the features, in the order of [`Features::flags`].
-    pub const NAMES: [&'static str; 9] =
-        ["uncaged", "scattered", "repeats", "killer", "groups", "givens", "noop", "big-target", "huge-target"];
+    pub const NAMES: [&'static str; 12] = [
+        "uncaged",
+        "scattered",
+        "repeats",
+        "boxes",
+        "groups",
+        "givens",
+        "noop",
+        "distinct",
+        "caged-givens",
+        "overlaps",
+        "big-target",
+        "huge-target",
+    ];
 
     /// What `puzzle` uses.
     pub fn of(puzzle: &Puzzle) -> Self {
@@ -575,31 +668,46 @@ impl Features {
         let target_at_least =
             |digits: &str, bound: &str| digits.len() > bound.len() || (digits.len() == bound.len() && digits >= bound);
         let multi = cages.iter().any(|c| c.cells().len() > 1);
+        let (mut in_cages, mut given) = (vec![0u32; n * n], vec![false; n * n]);
+        for cage in cages {
+            for cell in cage.cells() {
+                match cage.op() {
+                    Op::Given => given[cell.index(n)] = true,
+                    _ => in_cages[cell.index(n)] += 1,
+                }
+            }
+        }
         Features {
             uncaged: !puzzle.uncaged_cells().is_empty(),
             scattered: cages.iter().any(|c| !connected(c.cells())),
             repeats: cages
                 .iter()
                 .any(|c| c.cells().iter().enumerate().any(|(i, &a)| c.cells()[i + 1..].iter().any(|&b| !share(a, b)))),
-            killer: boxed && multi,
+            boxes: boxed && multi,
             groups: other_groups,
             givens: multi && cages.iter().any(|c| c.op() == Op::Given),
             noop: cages.iter().any(|c| c.op() == Op::Any),
+            distinct: cages.iter().any(|c| c.is_distinct() && c.cells().len() > 1),
+            caged_givens: (0..n * n).any(|i| given[i] && in_cages[i] > 0),
+            overlaps: in_cages.iter().any(|&k| k > 1),
             big_target: cages.iter().any(|c| target_at_least(c.target().digits(), "9223372036854775808")),
             huge_target: cages.iter().any(|c| target_at_least(c.target().digits(), "18446744073709551616")),
         }
     }
 
     /// Each feature, in the order of [`Features::NAMES`].
-    pub fn flags(&self) -> [bool; 9] {
+    pub fn flags(&self) -> [bool; 12] {
         [
             self.uncaged,
             self.scattered,
             self.repeats,
-            self.killer,
+            self.boxes,
             self.groups,
             self.givens,
             self.noop,
+            self.distinct,
+            self.caged_givens,
+            self.overlaps,
             self.big_target,
             self.huge_target,
         ]
@@ -670,12 +778,14 @@ pub fn make_unique<R: Rng + ?Sized>(
     Ok(Generated { puzzle, planted })
 }
 
-/// The puzzle with `cell` made a given of its planted value.
+/// The puzzle with `cell` made a given of its planted value: in a Killer
+/// cage (a distinct one) the given is added and the cage stays; any other
+/// cage of the cell is split around it, as a KenKen pins a cell.
 fn pin<R: Rng + ?Sized>(puzzle: &Puzzle, cell: Cell, planted: &Grid, rng: &mut R) -> Puzzle {
     let n = puzzle.size();
     let mut cages = Vec::new();
     for cage in puzzle.cages() {
-        if !cage.cells().contains(&cell) {
+        if !cage.cells().contains(&cell) || cage.is_distinct() || cage.op() == Op::Given {
             cages.push(cage.clone());
             continue;
         }
@@ -770,7 +880,7 @@ mod tests {
     #[test]
     fn cages_are_connected_and_cover_the_grid() {
         let mut rng = rng(5, 0);
-        let cages = cage_cells(9, 5, 0.0, 0.0, &mut rng);
+        let cages = cage_cells(9, 5, (0.0, 0.0), None, &mut rng);
         let mut covered: Vec<Cell> = cages.iter().flatten().copied().collect();
         covered.sort();
         covered.dedup();
@@ -783,13 +893,32 @@ mod tests {
     }
 
     #[test]
+    fn killer_cages_hold_distinct_planted_values_and_pins_add_givens() {
+        let options =
+            KenKenOptions { killer: true, max_cage: 5, boxes: BoxShape::default_for(9), ..KenKenOptions::new(9) };
+        for case in 0..20 {
+            let generated = kenken(&options, &mut rng(3, case));
+            assert_eq!(verify(&generated.puzzle, &generated.planted), Ok(()));
+            for cage in generated.puzzle.cages() {
+                assert!(cage.is_distinct() && cage.op() == Op::Add, "{cage:?}");
+                assert!(cage.in_one_piece());
+            }
+            let cell = Cell::new(4, 4);
+            let pinned = pin(&generated.puzzle, cell, &generated.planted, &mut rng(3, case));
+            assert_eq!(&pinned.cages()[..generated.puzzle.cages().len()], generated.puzzle.cages());
+            assert_eq!(pinned.cages().last().unwrap().op(), Op::Given);
+        }
+    }
+
+    #[test]
     fn features_name_what_a_puzzle_uses() {
         let parse = |text: &str| crate::format::kenken::parse(text, "t").unwrap().remove(0).puzzle;
         let plain = Features::of(&parse("# 2\n+ 3 A1 A2\n+ 3 B1 B2\n"));
         assert_eq!(plain, Features::default());
-        let text = "# 4 boxes 2x2\ndistinct A1 D4\n? 18446744073709551616 A1 C2\n! 1 C3\n";
+        let text = "# 4 boxes 2x2\ndistinct A1 D4\n? 18446744073709551616 A1 C2\n! 1 C3\n\
+                    distinct + 3 C3 C4\n! 2 C4\noverlap + 3 C4 D4\n";
         let all = Features::of(&parse(text));
-        assert_eq!(all.flags(), [true, true, true, true, true, true, true, true, true]);
+        assert_eq!(all.flags(), [true; 12]);
         let big = Features::of(&parse("# 3\n* 9223372036854775808 A1 B2 C3\n"));
         assert!(big.big_target && !big.huge_target && big.repeats && big.scattered);
     }

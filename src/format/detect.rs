@@ -1,12 +1,13 @@
-//! Telling KenKen from Sudoku text.
+//! Telling the text formats apart.
 
 use super::fields::fields;
 use super::options::Format;
 
 /// Guesses the format from the first meaningful line: a `# N` size line or
-/// a cage line means KenKen, a Keen game ID (`6dn:…,…`) Keen, anything else
-/// Sudoku (whose `#` lines are comments). `None` for a text with no
-/// meaningful line.
+/// a cage line means KenKen, a Keen game ID (`6dn:…,…`) Keen, 81
+/// characters of sums and arrows a killer string, anything else Sudoku
+/// (whose `#` lines are comments). `None` for a text with no meaningful
+/// line.
 pub fn detect(text: &str) -> Option<Format> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().find_map(detect_line)
@@ -18,15 +19,26 @@ pub(super) fn detect_line(line: &str) -> Option<Format> {
     let fields = fields(line);
     let &(_, first) = fields.first()?;
     if let Some(rest) = first.strip_prefix('#') {
-        // `# N` or `#N`, perhaps with `boxes RxC` after it.
+        // `# N` or `#N`, perhaps with `boxes RxC` or `killer` after it.
         let words: Vec<&str> =
             [rest].into_iter().filter(|r| !r.is_empty()).chain(fields[1..].iter().map(|f| f.1)).collect();
         let is_size = words.first().is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
-        let is_header = is_size && (words.len() == 1 || (words.len() == 3 && words[1] == "boxes"));
-        return is_header.then_some(Format::KenKen);
+        let mut rest = words.get(1..).unwrap_or_default();
+        while let Some(after) = match rest {
+            ["killer", after @ ..] | ["boxes", _, after @ ..] => Some(after),
+            _ => None,
+        } {
+            rest = after;
+        }
+        return (is_size && rest.is_empty()).then_some(Format::KenKen);
     }
-    if crate::puzzle::Op::from_symbol(first).is_some() && fields.len() > 1 {
+    let op = |field: Option<&(usize, &str)>| field.is_some_and(|f| crate::puzzle::Op::from_symbol(f.1).is_some());
+    let marked = ["distinct", "overlap"].contains(&first) && fields.len() > 1;
+    if (op(Some(&fields[0])) || marked) && fields.len() > 1 {
         return Some(Format::KenKen);
+    }
+    if super::killer::looks_like(first) {
+        return Some(Format::Killer);
     }
     if super::keen::looks_like_id(first) {
         return Some(Format::Keen);
@@ -58,5 +70,11 @@ mod tests {
         assert_eq!(detect("1:1\n"), Some(Format::Sudoku));
         // Sudoku lines may end in a count after a colon.
         assert_eq!(detect("1234........:388\n"), Some(Format::Sudoku));
+        assert_eq!(detect("# 9 boxes 3x3 killer\n+ 3 A1 A2"), Some(Format::KenKen));
+        assert_eq!(detect("# 4 killer\n"), Some(Format::KenKen));
+        assert_eq!(detect("overlap + 3 A1 B2"), Some(Format::KenKen));
+        let killer = "G<<L<K<L<^G>^>^E^^>^IJ<G^<G^>^^I^<>^HC<C^<B^N^^G^<>^>^^E^<DF<^PG^<>^^J<^^<H<<>^>^";
+        assert_eq!(detect(&format!("# forum\n{killer} some name\n")), Some(Format::Killer));
+        assert_eq!(detect(&".".repeat(81)), Some(Format::Sudoku));
     }
 }

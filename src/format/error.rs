@@ -5,7 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::puzzle::{Cell, InvalidPuzzle, MAX_SIZE, Op, value_symbol};
+use crate::puzzle::{Cell, InvalidPuzzle, MAX_SIZE, Op, Target, value_symbol};
 
 /// A text that could not be read as a puzzle, with where and why.
 ///
@@ -82,12 +82,28 @@ pub enum ParseErrorKind {
         /// The cell.
         cell: Cell,
     },
-    /// A cell that an earlier cage already holds.
+    /// A cell that an earlier cage already holds, on a line that does
+    /// not say it may overlap.
     CellInTwoCages {
         /// The cell.
         cell: Cell,
         /// The line of the earlier cage.
         first_line: usize,
+    },
+    /// A cell given a value that an earlier line gave it another.
+    TwoGivens {
+        /// The cell.
+        cell: Cell,
+        /// The earlier value.
+        first: Target,
+        /// The line of the earlier given.
+        first_line: usize,
+    },
+    /// A word before a cage's op that is not `distinct` or `overlap`, or
+    /// one of them twice.
+    BadMarker {
+        /// The word.
+        found: String,
     },
     /// A cage with a cell count its op does not allow.
     WrongCellCount {
@@ -109,6 +125,13 @@ pub enum ParseErrorKind {
     /// A cage line with an op and no target or no cells.
     MissingField {
         /// What was expected next.
+        expected: &'static str,
+    },
+    /// A killer string that cannot be read.
+    BadKiller {
+        /// The character where reading stopped.
+        found: String,
+        /// What was expected there.
         expected: &'static str,
     },
     /// A Sudoku character that is no value for this size.
@@ -151,7 +174,7 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "bad size '{}': expected a whole number from 1 to {MAX_SIZE}", shown(found))
             }
             ParseErrorKind::BadHeader { found } => {
-                write!(f, "bad header '{}': expected '# N' or '# N boxes RxC'", shown(found))
+                write!(f, "bad header '{}': expected '# N', then 'boxes RxC' or 'killer' or both", shown(found))
             }
             ParseErrorKind::BadBoxes { found, size } => {
                 write!(f, "bad boxes '{}': expected RxC with R times C = {size}, like 2x3", shown(found))
@@ -178,14 +201,27 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::RepeatedCell { cell } => {
                 write!(f, "cell {cell} is named twice in this cage")
             }
-            ParseErrorKind::CellInTwoCages { cell, first_line } => {
-                write!(f, "cell {cell} is already in the cage on line {first_line}")
+            ParseErrorKind::CellInTwoCages { cell, first_line } => write!(
+                f,
+                "cell {cell} is already in the cage on line {first_line}: \
+                 start the line with 'overlap' if this cage may share cells"
+            ),
+            ParseErrorKind::TwoGivens { cell, first, first_line } => {
+                write!(f, "cell {cell} is already given {first} on line {first_line}")
             }
+            ParseErrorKind::BadMarker { found } => write!(
+                f,
+                "unexpected '{}': expected an op (+ - * / ! ?), or 'distinct' or 'overlap' once each before it",
+                shown(found)
+            ),
             ParseErrorKind::WrongCellCount { op, found } => {
                 write!(f, "a '{op}' cage needs {}, found {found}", op.cell_count_rule())
             }
             ParseErrorKind::BadKeenId { found, expected } => {
                 write!(f, "bad Keen game ID '{}': expected {expected}", shown(found))
+            }
+            ParseErrorKind::BadKiller { found, expected } => {
+                write!(f, "bad killer string at '{}': expected {expected}", shown(found))
             }
             ParseErrorKind::NoCages => write!(
                 f,
@@ -218,4 +254,11 @@ pub enum WriteError {
     /// A Keen game ID has blocks in one piece covering the grid, with `+ - * /` clues.
     #[error("a Keen game ID cannot hold {0}: only cages in one piece, covering the grid, with + - * / clues")]
     NotKeen(&'static str),
+    /// A killer string holds a 9×9 Killer Sudoku: the 3×3 boxes, distinct
+    /// `+` cages (or none) covering each cell once, givens outside them.
+    #[error(
+        "a killer string cannot hold {0}: only a 9x9 Sudoku's boxes with distinct '+' cages covering each cell \
+         once at most, sums up to 45, each cage joined by a king's move, givens outside the cages"
+    )]
+    NotKiller(&'static str),
 }

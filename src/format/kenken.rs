@@ -17,18 +17,27 @@
 //! row of a 25×25 grid, 25!, has 26 digits); a `!` target is a value from
 //! 1 to N.
 //!
-//! Two extensions carry the rest of the model, so that Killer Sudoku and
-//! other variants are written and read like any KenKen:
+//! Each cell is in one cage at most, so that a mistyped cell is caught;
+//! a `!` line (a given) may name a caged cell all the same. A few words
+//! carry the rest of the model, so that Killer Sudoku and other variants
+//! are written and read like any KenKen:
 //!
-//! - `# N boxes RxC` adds Sudoku boxes of R rows by C columns (R·C = N):
-//!   `# 9 boxes 3x3` starts a Killer Sudoku.
-//! - A line `distinct A1 B2 C3` adds an all-different group: those cells
-//!   hold distinct values (a diagonal, a jigsaw region).
+//! - `# N boxes RxC` adds Sudoku boxes of R rows by C columns (R·C = N).
+//! - `killer` after the size makes every cage a Killer cage: its values
+//!   all differ. `# 9 boxes 3x3 killer` starts a Killer Sudoku.
+//! - `distinct` before a cage's op makes that one cage distinct.
+//! - `overlap` before a cage's op lets it share cells with other cages (a
+//!   little-killer diagonal, a Kropki dot or an XV pair). Such a cage is
+//!   distinct only if it says so, even in a `killer` puzzle.
+//! - A line `distinct A1 B2 C3` (cells and no op) adds an all-different
+//!   group: a diagonal, a jigsaw region, a Killer cage with no sum.
 //!
 //! ```text
-//! # 4 boxes 2x2
+//! # 4 boxes 2x2 killer
 //! distinct A1 B2 C3 D4
 //! + 7 A1 A2 B1
+//! ! 4 A1
+//! overlap + 3 C1 D2
 //! ```
 
 use std::fmt::Write as _;
@@ -133,8 +142,8 @@ pub(super) fn is_comment(fields: &[(usize, &str)]) -> bool {
     !word.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// Reads a `# N` or `# N boxes RxC` line (`#N` too) into an empty
-/// puzzle; an error carries its column.
+/// Reads a `# N` line (`#N` too), with `boxes RxC` or `killer` or both
+/// after it, into an empty puzzle; an error carries its column.
 fn header(fields: &[(usize, &str)]) -> Result<Builder, (usize, ParseErrorKind)> {
     let (column, first) = fields[0];
     let rest = &first[1..];
@@ -154,19 +163,26 @@ fn header(fields: &[(usize, &str)]) -> Result<Builder, (usize, ParseErrorKind)> 
         .filter(|n| (1..=MAX_SIZE).contains(n))
         .ok_or_else(|| (size_column, ParseErrorKind::BadSize { found: size_text.to_string() }))?;
     let mut builder = Builder::new(size);
-    match words[1..] {
-        [] => {}
-        [(_, "boxes"), (shape_column, shape_text)] => {
-            let shape = match shape_text.parse::<Boxes>() {
-                Ok(Boxes::Shape(shape)) if shape.rows * shape.cols == size => shape,
-                _ => {
-                    let found = shape_text.to_string();
-                    return Err((shape_column, ParseErrorKind::BadBoxes { found, size }));
-                }
-            };
-            builder.groups = shape.groups(size);
+    let mut rest = &words[1..];
+    while let Some(&(c, word)) = rest.first() {
+        match (word, rest.get(1)) {
+            ("killer", _) if !builder.killer => {
+                builder.killer = true;
+                rest = &rest[1..];
+            }
+            ("boxes", Some(&(shape_column, shape_text))) if builder.groups.is_empty() => {
+                let shape = match shape_text.parse::<Boxes>() {
+                    Ok(Boxes::Shape(shape)) if shape.rows * shape.cols == size => shape,
+                    _ => {
+                        let found = shape_text.to_string();
+                        return Err((shape_column, ParseErrorKind::BadBoxes { found, size }));
+                    }
+                };
+                builder.groups = shape.groups(size);
+                rest = &rest[2..];
+            }
+            _ => return Err(bad_header(c)),
         }
-        [(c, _), ..] => return Err(bad_header(c)),
     }
     Ok(builder)
 }
@@ -175,19 +191,24 @@ fn join(fields: &[(usize, &str)]) -> String {
     fields.iter().map(|&(_, f)| f).join(" ")
 }
 
-/// A puzzle being read: its size and groups, its cages so far, and which
-/// line holds each caged cell.
+/// A puzzle being read: its size and groups, whether its cages are Killer
+/// cages, its cages so far, which line holds each caged cell, and which
+/// line gave each given cell.
 struct Builder {
     size: usize,
     line: usize,
     groups: Vec<Group>,
+    killer: bool,
     cages: Vec<Cage>,
     owner: Vec<Option<usize>>,
+    /// The line and the cage index of each cell's given.
+    given: Vec<Option<(usize, usize)>>,
 }
 
 impl Builder {
     fn new(size: usize) -> Self {
-        Builder { size, line: 0, groups: Vec::new(), cages: Vec::new(), owner: vec![None; size * size] }
+        let (groups, cages, cells) = (Vec::new(), Vec::new(), size * size);
+        Builder { size, line: 0, groups, killer: false, cages, owner: vec![None; cells], given: vec![None; cells] }
     }
 
     /// Reads the cells of a line, from field `from` on; an error carries
@@ -225,13 +246,28 @@ impl Builder {
         Ok(())
     }
 
-    /// Reads one cage line (or a `distinct` line); an error carries its
-    /// column.
+    /// Reads one cage line, with its `distinct` and `overlap` words, or a
+    /// group's `distinct` line; an error carries its column.
     fn add_cage(&mut self, line: usize, fields: &[(usize, &str)]) -> Result<(), (usize, ParseErrorKind)> {
-        let (op_column, op_text) = fields[0];
-        if op_text == "distinct" {
+        let (mut distinct, mut overlap) = (false, false);
+        let mut at = 0;
+        while let Some(&(column, word @ ("distinct" | "overlap"))) = fields.get(at) {
+            let seen = if word == "distinct" { &mut distinct } else { &mut overlap };
+            if std::mem::replace(seen, true) {
+                return Err((column, ParseErrorKind::BadMarker { found: word.to_string() }));
+            }
+            at += 1;
+        }
+        // `distinct` and cells, no op: a group.
+        if (distinct, overlap, at) == (true, false, 1) && fields.get(1).is_none_or(|f| Op::from_symbol(f.1).is_none()) {
             return self.add_group(fields);
         }
+        let Some(&(op_column, op_text)) = fields.get(at) else {
+            let (column, word) = fields[at - 1];
+            let expected = "an op after the word, like + 7 A1 A2";
+            return Err((column + word.chars().count(), ParseErrorKind::MissingField { expected }));
+        };
+        let fields = &fields[at..];
         let op = Op::from_symbol(op_text).ok_or_else(|| {
             let found = op_text.to_string();
             (op_column, ParseErrorKind::UnknownOp { found })
@@ -254,20 +290,37 @@ impl Builder {
             return Err((column, ParseErrorKind::MissingField { expected }));
         }
         let cells = self.cells(fields, 2)?;
-        for (&cell, &(column, _)) in cells.iter().zip(&fields[2..]) {
-            if let Some(first_line) = self.owner[cell.index(self.size)] {
-                return Err((column, ParseErrorKind::CellInTwoCages { cell, first_line }));
-            }
-        }
         if !op.allows_cell_count(cells.len()) {
             let found = cells.len();
             return Err((op_column, ParseErrorKind::WrongCellCount { op, found }));
         }
-        for cell in &cells {
-            self.owner[cell.index(self.size)] = Some(line);
+        let distinct = distinct || (self.killer && !overlap && op != Op::Given);
+        if distinct && cells.len() > self.size {
+            let invalid = InvalidPuzzle::GroupTooLarge { cells: cells.len(), size: self.size };
+            return Err((op_column, ParseErrorKind::Invalid(invalid)));
+        }
+        if op == Op::Given {
+            let index = cells[0].index(self.size);
+            if let Some(first_line) = self.given[index] {
+                let first = self.cages[first_line.1].target();
+                if *first != target {
+                    let (cell, first) = (cells[0], first.clone());
+                    return Err((fields[2].0, ParseErrorKind::TwoGivens { cell, first, first_line: first_line.0 }));
+                }
+            }
+            self.given[index] = Some((line, self.cages.len()));
+        } else if !overlap {
+            for (&cell, &(column, _)) in cells.iter().zip(&fields[2..]) {
+                if let Some(first_line) = self.owner[cell.index(self.size)] {
+                    return Err((column, ParseErrorKind::CellInTwoCages { cell, first_line }));
+                }
+            }
+            for cell in &cells {
+                self.owner[cell.index(self.size)] = Some(line);
+            }
         }
         let cage = Cage::new(op, target, cells).map_err(|e| (op_column, ParseErrorKind::Invalid(e)))?;
-        self.cages.push(cage);
+        self.cages.push(cage.with_distinct(distinct));
         Ok(())
     }
 
@@ -292,9 +345,13 @@ pub(super) fn parse_cell(text: &str, size: usize) -> Option<Cell> {
 }
 
 /// Writes `puzzle` in canonical KenKen form: `# N` (with `boxes RxC` when
-/// its first extra groups are the boxes of that shape), a `distinct` line
-/// for each other extra group, then one cage a line with the canonical op
-/// symbol. Every puzzle of the model can be written.
+/// its first extra groups are the boxes of that shape, and `killer` when
+/// every cage that shares no cell with an earlier one is distinct), a
+/// `distinct` line for each other extra group, then one cage a line with
+/// the canonical op symbol, `overlap` before a cage that shares a cell with
+/// an earlier one and `distinct` before a distinct cage that `killer` does
+/// not cover. Every puzzle of the model can be written, and reads back the
+/// same.
 pub fn write(puzzle: &Puzzle) -> String {
     let n = puzzle.size();
     let mut groups = puzzle.extra_groups();
@@ -307,6 +364,29 @@ pub fn write(puzzle: &Puzzle) -> String {
         write!(out, " boxes {shape}").unwrap();
         groups = &groups[shape.groups(n).len()..];
     }
+    // Which cages are read as overlapping: those sharing a cell with an
+    // earlier cage that is not a given.
+    let mut owned = vec![false; n * n];
+    let overlapping: Vec<bool> = puzzle
+        .cages()
+        .iter()
+        .map(|cage| {
+            let cells = cage.cells().iter().map(|c| c.index(n));
+            if cage.op() == Op::Given {
+                return false;
+            }
+            let overlap = cells.clone().any(|c| owned[c]);
+            if !overlap {
+                cells.for_each(|c| owned[c] = true);
+            }
+            overlap
+        })
+        .collect();
+    let mut covered = puzzle.cages().iter().zip(&overlapping).filter(|&(c, &o)| !o && c.op() != Op::Given).peekable();
+    let killer = covered.peek().is_some() && covered.all(|(cage, _)| cage.is_distinct());
+    if killer {
+        out.push_str(" killer");
+    }
     out.push('\n');
     for group in groups {
         out.push_str("distinct");
@@ -315,7 +395,14 @@ pub fn write(puzzle: &Puzzle) -> String {
         }
         out.push('\n');
     }
-    for cage in puzzle.cages() {
+    for (cage, &overlap) in puzzle.cages().iter().zip(&overlapping) {
+        if overlap {
+            out.push_str("overlap ");
+        }
+        let implied = killer && !overlap && cage.op() != Op::Given;
+        if cage.is_distinct() && !implied {
+            out.push_str("distinct ");
+        }
         write!(out, "{} {}", cage.op(), cage.target()).unwrap();
         for cell in cage.cells() {
             write!(out, " {cell}").unwrap();

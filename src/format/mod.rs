@@ -1,11 +1,13 @@
 //! Reading and writing puzzles as text: the neknek KenKen format, the
-//! Sudoku line and grid formats, and Keen game IDs, with auto-detection.
+//! Sudoku line and grid formats, Keen game IDs and SudoCue killer strings,
+//! with auto-detection.
 
 mod detect;
 mod error;
 mod fields;
 pub mod keen;
 pub mod kenken;
+pub mod killer;
 mod options;
 mod reader;
 mod stream;

@@ -14,6 +14,8 @@ pub enum Format {
     Sudoku,
     /// Game IDs of Simon Tatham's Keen (`6dn:…`), one a line.
     Keen,
+    /// SudoCue short killer strings (9×9 Killer Sudoku), one a line.
+    Killer,
 }
 
 impl FromStr for Format {
@@ -24,7 +26,8 @@ impl FromStr for Format {
             "kenken" => Ok(Format::KenKen),
             "sudoku" => Ok(Format::Sudoku),
             "keen" => Ok(Format::Keen),
-            _ => Err(format!("unknown format '{s}': expected kenken, sudoku or keen")),
+            "killer" => Ok(Format::Killer),
+            _ => Err(format!("unknown format '{s}': expected kenken, sudoku, keen or killer")),
         }
     }
 }
@@ -35,6 +38,7 @@ impl fmt::Display for Format {
             Format::KenKen => "kenken",
             Format::Sudoku => "sudoku",
             Format::Keen => "keen",
+            Format::Killer => "killer",
         })
     }
 }
