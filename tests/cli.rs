@@ -193,7 +193,7 @@ fn standard_input_and_forced_format() {
     let out = cagey_with_input(&["count", "--input", "kenken", "-"], "1...\n");
     assert_eq!(code(&out), 2);
     let help = stdout(&cagey(&["count", "--help"]));
-    assert!(help.contains("--input-format <kenken|sudoku|keen>") && !help.contains("--input <"), "{help}");
+    assert!(help.contains("--input-format <kenken|sudoku|keen|killer>") && !help.contains("--input <"), "{help}");
     assert!(stderr(&out).contains("<stdin>:1:1: expected a size line"), "{}", stderr(&out));
 }
 
@@ -233,7 +233,21 @@ const BAD_INPUTS: &[(&str, &str)] = &[
     ("# 4\n+ 3 A1 E2\n", "<stdin>:2:8: bad cell 'E2': expected a row A-D and a column 1-4"),
     ("# 4\n+ 3 A1 A9\n", "<stdin>:2:8: bad cell 'A9'"),
     ("# 4\n+ 3 A1 A1\n", "<stdin>:2:8: cell A1 is named twice in this cage"),
-    ("# 4\n+ 3 A1 A2\n! 2 A2\n", "<stdin>:3:5: cell A2 is already in the cage on line 2"),
+    (
+        "# 4\n+ 3 A1 A2\n+ 2 A2\n",
+        "<stdin>:3:5: cell A2 is already in the cage on line 2: start the line with 'overlap'",
+    ),
+    ("# 4\n! 1 A2\n+ 3 A1 A2\n! 2 A2\n", "<stdin>:4:5: cell A2 is already given 1 on line 2"),
+    ("# 4\ndistinct overlap distinct + 3 A1\n", "<stdin>:2:18: unexpected 'distinct'"),
+    ("# 4 killer killer\n+ 3 A1\n", "<stdin>:1:12: bad header '# 4 killer killer'"),
+    (
+        "G<<L<K<L<^G>^>^E^^>^IJ<G^<G^>^^I^<>^HC<C^<B^N^^G^<>^>^^E^<DF<^PG^<>^^J<^^<H<<>^>>\n",
+        "<stdin>:1:81: bad killer string at '>': expected an arrow to a cell inside the grid",
+    ),
+    (
+        "><<L<K<L<^G>^>^E^^>^IJ<G^<G^>^^I^<>^HC<C^<B^N^^G^<>^>^^E^<DF<^PG^<>^^J<^^<H<<>^>^\n",
+        "<stdin>:1:1: bad killer string at '>': expected arrows that lead to a sum, not round in a loop",
+    ),
     ("# 4\n- 3 A1 A2 A3\n", "<stdin>:2:1: a '-' cage needs exactly 2 cells, found 3"),
     ("# 4\n/ 2 A1\n", "<stdin>:2:1: a '/' cage needs exactly 2 cells, found 1"),
     ("# 4\n! 2 A1 A2\n", "<stdin>:2:1: a '!' cage needs exactly 1 cell, found 2"),
@@ -502,7 +516,7 @@ fn targets_of_any_length_are_read_and_computed_exactly() {
 fn generate_covers_killer_groups_and_wild_targets() {
     let args = ["generate", "--size", "6", "--killer", "--extra-groups", "1", "--scatter", "0.5", "--wild", "0.3"];
     let text = stdout(&cagey(&[&args[..], &["--seed", "4"]].concat()));
-    assert!(text.starts_with("# 6 boxes 2x3\ndistinct "), "{text}");
+    assert!(text.starts_with("# 6 boxes 2x3 killer\ndistinct "), "{text}");
     let out = cagey_with_input(&["check", "-"], &text);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = cagey(&["generate", "--size", "7", "--killer"]);
