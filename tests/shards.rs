@@ -31,7 +31,7 @@ fn puzzles() -> Vec<(Puzzle, usize)> {
         (Puzzle::new(4, vec![], vec![]).unwrap(), 576),
         (Puzzle::sudoku(4, BoxShape::default_for(4), &[0; 16]).unwrap(), 288),
         (parse("puzzles/kenken/seed-5x5-three-solutions.txt"), 3),
-        (parse("puzzles/kenken/killer-6x6-two-solutions.txt"), 2),
+        (parse("puzzles/kenken/over-boxes-6x6-two-solutions.txt"), 2),
         (parse("puzzles/kenken/generated-9x9-four-solutions.txt"), 4),
     ]
 }

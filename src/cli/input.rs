@@ -156,7 +156,15 @@ impl<'a> Entries<'a> {
                 warn_uncaged(&file.name, parsed.line, &uncaged, !self.noted);
                 self.noted = true;
             }
-            let scattered: Vec<_> = parsed.puzzle.cages().iter().filter(|cage| !cage.in_one_piece()).collect();
+            // A cage over others (a little-killer diagonal) is not in one piece by design.
+            let n = parsed.puzzle.size();
+            let mut covered = vec![0u32; n * n];
+            for cell in parsed.puzzle.cages().iter().filter(|c| c.op() != Op::Given).flat_map(|c| c.cells()) {
+                covered[cell.index(n)] += 1;
+            }
+            let over = |cage: &&cagey::Cage| cage.cells().iter().any(|c| covered[c.index(n)] > 1);
+            let scattered: Vec<_> =
+                parsed.puzzle.cages().iter().filter(|cage| !cage.in_one_piece()).filter(|c| !over(c)).collect();
             if !scattered.is_empty() {
                 warn_scattered(&file.name, parsed.line, &scattered);
             }

@@ -336,7 +336,10 @@ fn cage_cells<R: Rng + ?Sized>(
         }
         owned[start] = true;
         let mut cells = vec![start];
-        let target = rng.random_range(1..=max_cage.max(1));
+        // Killer cages (`apart`) of one cell are rare: two cells at least
+        // where the grid lets them grow.
+        let fewest = if apart.is_some() { 2.min(max_cage) } else { 1 };
+        let target = rng.random_range(fewest.max(1)..=max_cage.max(1));
         let scatter = scattered > 0.0 && rng.random_bool(scattered);
         while cells.len() < target {
             let free = |c: &usize| !owned[*c] && (apart.is_none() || cells.iter().all(|&d| value(d) != value(*c)));
@@ -421,6 +424,37 @@ fn planted_cage<R: Rng + ?Sized>(cells: Vec<Cell>, planted: &Grid, noop: bool, r
     };
     let op = if noop && cells.len() > 1 { Op::Any } else { op };
     Cage::new(op, target, cells).expect("planted cages are well formed")
+}
+
+/// Merges each one-cell cage into a cage beside it whose planted values
+/// do not hold its own, where there is one: Killer cages of one cell are
+/// givens in all but name.
+fn absorb_single_cells(cages: &mut Vec<Vec<Cell>>, planted: &Grid) {
+    let mut i = 0;
+    while i < cages.len() {
+        let single = match cages[i][..] {
+            [cell] => cell,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let beside = |c: &Cell| c.row.abs_diff(single.row) + c.col.abs_diff(single.col) == 1;
+        let host = (0..cages.len()).find(|&j| {
+            j != i
+                && cages[j].len() > 1
+                && cages[j].iter().any(beside)
+                && cages[j].iter().all(|&c| planted[c] != planted[single])
+        });
+        match host {
+            Some(j) => {
+                cages[j].push(single);
+                cages[j].sort_unstable();
+                cages.remove(i);
+            }
+            None => i += 1,
+        }
+    }
 }
 
 /// A Killer cage over `cells`, whose planted values differ: distinct, `+`,
@@ -538,7 +572,11 @@ pub fn kenken<R: Rng + ?Sized>(options: &KenKenOptions, rng: &mut R) -> Generate
     let mut groups = options.boxes.map(|b| b.groups(n)).unwrap_or_default();
     groups.extend((0..options.extra_groups).map(|_| planted_group(&planted, rng)));
     let apart = options.killer.then_some(&planted);
-    let mut cages: Vec<Cage> = cage_cells(n, options.max_cage, (options.uncaged, options.scattered), apart, rng)
+    let mut cells = cage_cells(n, options.max_cage, (options.uncaged, options.scattered), apart, rng);
+    if options.killer {
+        absorb_single_cells(&mut cells, &planted);
+    }
+    let mut cages: Vec<Cage> = cells
         .into_iter()
         .map(|cells| {
             let cage = match options.killer {
