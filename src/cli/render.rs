@@ -150,9 +150,12 @@ fn line(x1: f64, y1: f64, x2: f64, y2: f64, width: f64, colour: &str) -> Line {
         .set("stroke-linecap", "square")
 }
 
-/// The puzzle as an SVG document: thin cell lines, thick lines where cages
-/// (or, for Sudoku, boxes) meet, each cage's target and op in its first
-/// cell, givens in bold, and `fill`.
+/// The puzzle as an SVG document, with `fill`. A KenKen: thin cell lines,
+/// thick lines where cages meet, each cage's target and op in its first
+/// cell. A Killer (some cage distinct): a Sudoku's grid, thick box lines,
+/// each cage a dashed outline inset in its cells with its sum in the
+/// top-left corner. Either way givens are bold, and a cage laid over others
+/// (a little killer, a pair) is a dotted line through its cells' centres.
 pub fn draw(entry: &Entry, fill: &Fill) -> String {
     let puzzle = &entry.puzzle;
     let n = puzzle.size();
@@ -171,14 +174,22 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
             );
         }
     }
-    // Where each cell belongs: its cage (for KenKen) and its box.
-    let kenken = puzzle.cages().iter().any(|cage| cage.op() != Op::Given);
+    // Where each cell belongs: its cage, the first that holds it (a cage
+    // over others is drawn apart), and its box.
     let mut cage_of = vec![usize::MAX; n * n];
-    for (i, cage) in puzzle.cages().iter().enumerate() {
+    let mut over = Vec::new();
+    for (i, cage) in puzzle.cages().iter().enumerate().filter(|(_, c)| c.op() != Op::Given) {
+        if cage.cells().iter().any(|c| cage_of[c.index(n)] != usize::MAX) {
+            over.push(cage);
+            continue;
+        }
         for cell in cage.cells() {
             cage_of[cell.index(n)] = i;
         }
     }
+    let caged = |i: usize| puzzle.cages().get(i);
+    let killer = cage_of.iter().any(|&i| caged(i).is_some_and(|cage| cage.is_distinct()));
+    let kenken = !killer && cage_of.iter().any(|&i| i != usize::MAX);
     let box_of = boxes(puzzle);
     let split = |a: Cell, b: Cell| -> f64 {
         let (a, b) = (a.index(n), b.index(n));
@@ -212,6 +223,12 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
             .set("stroke", "black")
             .set("stroke-width", 3),
     );
+    if killer {
+        doc = dashed_outlines(doc, n, &cage_of);
+    }
+    for cage in &over {
+        doc = dotted_path(doc, cage.cells());
+    }
     let big = CELL * 0.55;
     let centre = |cell: Cell| {
         let (x, y) = corner(cell);
@@ -227,6 +244,8 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
             continue;
         }
         let sign = match cage.op() {
+            // A Killer's sums go without their sign, as printed.
+            Op::Add if killer => "",
             Op::Add => "+",
             Op::Sub => "−",
             Op::Mul => "×",
@@ -238,7 +257,18 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
         // A long target shrinks to fit its cell (a character is about 0.62
         // of the font size wide).
         let size = (CELL * 0.22).min(CELL * 0.9 / (0.62 * label.chars().count() as f64));
-        doc = doc.add(text(label, x + 4.0, y + CELL * 0.25, size, false, false, "black"));
+        let (x, y) = if over.iter().any(|o| std::ptr::eq(*o, cage)) {
+            // A cage over others: its label beside its first cell's centre.
+            (x + CELL * 0.55, y + CELL * 0.45)
+        } else {
+            (x + 3.0, y + CELL * 0.22)
+        };
+        if killer {
+            let width = 0.62 * size * label.chars().count() as f64 + 2.0;
+            let backing = Rectangle::new().set("x", x - 1.0).set("y", y - size * 0.85).set("fill", "white");
+            doc = doc.add(backing.set("width", width).set("height", size));
+        }
+        doc = doc.add(text(label, x, y, size, false, false, "black"));
     }
     for cell in cells {
         if given[cell.index(n)] {
@@ -259,6 +289,62 @@ pub fn draw(entry: &Entry, fill: &Fill) -> String {
         }
     }
     doc.to_string()
+}
+
+/// Inset from a cell's edge of a Killer cage's dashed outline.
+const INSET: f64 = 5.0;
+
+/// Each cage of `cage_of` (the cage of each cell, `usize::MAX` for none) as
+/// a dashed outline inset in its cells: along every side a cell shares with
+/// no cell of its cage, from corner to corner, each end reaching the next
+/// side's line (inward at an outer corner, outward at an inner one).
+fn dashed_outlines(mut doc: Document, n: usize, cage_of: &[usize]) -> Document {
+    let same = |cell: Cell, dr: isize, dc: isize| -> bool {
+        let (r, c) = (cell.row as isize + dr, cell.col as isize + dc);
+        let inside = (0..n as isize).contains(&r) && (0..n as isize).contains(&c);
+        inside && cage_of[r as usize * n + c as usize] == cage_of[cell.index(n)]
+    };
+    for cell in (0..n * n).map(|i| Cell::new(i / n, i % n)).filter(|c| cage_of[c.index(n)] != usize::MAX) {
+        let (x, y) = corner(cell);
+        // Each side: its outward step, and the steps along it to its two ends.
+        for (dr, dc) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
+            if same(cell, dr, dc) {
+                continue;
+            }
+            let ends = [(-dc.abs(), -dr.abs()), (dc.abs(), dr.abs())].map(|(er, ec)| {
+                // Inward where the side turns here, outward where the cage
+                // goes on around a corner, to the cell's edge where it runs on.
+                match (same(cell, er, ec), same(cell, er + dr, ec + dc)) {
+                    (false, _) => INSET,
+                    (true, true) => -INSET,
+                    (true, false) => 0.0,
+                }
+            });
+            let (x1, y1, x2, y2) = match (dr, dc) {
+                (-1, 0) => (x + ends[0], y + INSET, x + CELL - ends[1], y + INSET),
+                (1, 0) => (x + ends[0], y + CELL - INSET, x + CELL - ends[1], y + CELL - INSET),
+                (0, -1) => (x + INSET, y + ends[0], x + INSET, y + CELL - ends[1]),
+                _ => (x + CELL - INSET, y + ends[0], x + CELL - INSET, y + CELL - ends[1]),
+            };
+            let dashed = line(x1, y1, x2, y2, 1.2, "#333").set("stroke-dasharray", "4 3").set("stroke-linecap", "butt");
+            doc = doc.add(dashed);
+        }
+    }
+    doc
+}
+
+/// A cage laid over others, as a dotted line through its cells' centres.
+fn dotted_path(mut doc: Document, cells: &[Cell]) -> Document {
+    let centre = |c: &Cell| {
+        let (x, y) = corner(*c);
+        (x + CELL / 2.0, y + CELL / 2.0)
+    };
+    for (a, b) in cells.iter().zip(&cells[1..]) {
+        let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+        doc =
+            doc.add(line(x1, y1, x2, y2, 2.0, "#3a6fb0").set("stroke-dasharray", "2 4").set("stroke-linecap", "round"));
+    }
+    doc
 }
 
 /// An open cell's values, small, each in its place of a k×k grid of the
@@ -354,6 +440,26 @@ mod tests {
         assert!(inked(&pixmap, (a2.0 + 3.0, a2.1 + 20.0), (a2.0 + CELL - 3.0, a2.1 + CELL - 3.0)));
         let a4 = pixmap.pixel((MARGIN + 3.0 * CELL + 5.0) as u32, (MARGIN + CELL - 5.0) as u32).unwrap();
         assert_eq!((a4.red(), a4.green(), a4.blue()), (255, 255, 255));
+    }
+
+    #[test]
+    fn killer_cages_are_dashed_inside_their_cells_and_boxes_stay_heavier() {
+        let text = "# 4 boxes 2x2 killer\n+ 3 A1 A2\n+ 7 B1 B2\n+ 10 A3 A4 B3 B4\n+ 10 C1 C2 C3 C4\n+ 10 D1 D2 D3 D4\n";
+        let puzzle = format::parse(text, "k", &Default::default()).unwrap().remove(0).puzzle;
+        let entry = Entry { source: "k".into(), line: 1, puzzle, format: Format::KenKen, skipped: None };
+        let pixmap = rasterise(&draw(&entry, &Fill::Nothing)).unwrap();
+        let (a1, middle) = (MARGIN, MARGIN + CELL / 2.0);
+        // A1|B1 part two cages inside a box: the cell line stays thin, and
+        // each cage's dashed outline runs a few pixels inside its cell.
+        assert!(red(&pixmap, middle, a1 + CELL) > 120, "a thin line between cages in a box");
+        let dashes = |y: f64| inked(&pixmap, (a1 + 15.0, y - 1.0), (a1 + 2.0 * CELL - 15.0, y + 1.0));
+        assert!(dashes(a1 + CELL - INSET) && dashes(a1 + CELL + INSET), "both outlines, inset");
+        assert!(!inked(&pixmap, (a1 + 15.0, a1 + CELL - INSET + 2.0), (a1 + CELL - 15.0, a1 + CELL - 2.0)));
+        // A2|A3 is a box line: thick and black, heavier than any cage line.
+        assert!(red(&pixmap, a1 + 2.0 * CELL, middle) < 60 && red(&pixmap, a1 + 2.0 * CELL - 1.0, middle) < 60);
+        // The sum, with no sign, in the top-left corner of A1.
+        assert!(inked(&pixmap, (a1 + 2.0, a1 + 2.0), (a1 + 14.0, a1 + 16.0)));
+        assert!(!inked(&pixmap, (a1 + 13.0, a1 + 3.0), (a1 + 22.0, a1 + 11.0)), "no '+' after the 3");
     }
 
     #[test]
