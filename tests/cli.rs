@@ -854,6 +854,19 @@ fn analyze_shows_fixed_and_open_cells_and_suggests_givens() {
     assert_eq!((code(&out), stdout(&out)), (1, "<stdin>:1: no solution\n\n".to_string()));
 }
 
+/// Issue 75: the suggested given goes into a caged cell of a KenKen, as
+/// the line analyze prints, and the puzzle is then unique.
+#[test]
+fn a_suggested_given_in_a_caged_cell_is_written_as_printed() {
+    let text = stdout(&cagey(&["analyze", "--suggest", SEED]));
+    let lines = text.lines().find_map(|l| l.strip_prefix("  (as lines of the puzzle: ")).expect("the lines to add");
+    let given = lines.strip_suffix(')').unwrap().replace(" | ", "\n");
+    assert!(given.starts_with("! "), "{given}");
+    let edited = format!("{}{given}\n", std::fs::read_to_string(SEED).unwrap());
+    let out = cagey_with_input(&["unique", "-"], &edited);
+    assert_eq!((code(&out), stdout(&out)), (0, "unique\n".to_string()), "{edited}");
+}
+
 #[test]
 fn analyze_suggestions_applied_make_a_sudoku_unique() {
     let out = cagey(&["analyze", "--suggest", "--format", "json", "puzzles/sudoku/sixteen-clue-5.txt"]);

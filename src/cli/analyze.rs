@@ -173,6 +173,10 @@ fn write_text(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
         let givens = suggestion.givens.iter().map(|&(cell, value)| format!("{} = {value}", entry.cell_name(cell)));
         let count = plural(suggestion.givens.len() as u64, "given");
         writeln!(out, "suggest {count} ({how}): {}", givens.collect::<Vec<_>>().join(", "))?;
+        if entry.format == Format::KenKen && !suggestion.givens.is_empty() {
+            let lines = suggestion.givens.iter().map(|&(cell, value)| format!("! {value} {cell}"));
+            writeln!(out, "  (as lines of the puzzle: {})", lines.collect::<Vec<_>>().join(" | "))?;
+        }
     }
     if !report.changes.is_empty() {
         writeln!(out, "or change one cage instead:")?;
