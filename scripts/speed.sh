@@ -8,6 +8,10 @@
 #   scripts/speed.sh instructions [LIMIT] FILE…
 #                                       callgrind's instruction counts (needs
 #                                       valgrind): repeatable on a busy machine
+#   scripts/speed.sh killers [FILE]     each Killer string of FILE (default the
+#                                       shared forum corpus) proved unique by
+#                                       native, SAT and ISS, in turns a puzzle;
+#                                       TIMEOUT seconds each (default 600)
 #
 # `table` runs on what the repository ships (puzzles/ and puzzles that
 # `cagey generate` makes), one thread, medians of RUNS runs (default 5).
@@ -146,9 +150,55 @@ instructions() { # [LIMIT] FILE…: the solving's instructions and mispredicted 
     done
 }
 
+# Each Killer string proved unique by native, SAT and (when node and the
+# shared copy are there) ISS, in turns a puzzle; then, for each, how many it
+# proved, and the median, worst and sum of their times. cagey's times are
+# the whole command, ISS's its solve without node's start-up (its own `ms`).
+killers() { # [FILE]
+    local file=${1:-../shared/corpora/killer/tarek-42.txt} limit=${TIMEOUT:-600} iss=../shared/peers/iss
+    build
+    echo "| # | native s | SAT s | ISS s |"
+    echo "|---|---|---|---|"
+    local k=0
+    while read -r line; do
+        case $line in '' | '#'*) continue ;; esac
+        k=$((k + 1))
+        local row="| $k"
+        for backend in native sat; do
+            local start end verdict
+            start=$(date +%s%N)
+            verdict=$(echo "$line" | "$cagey" unique --jobs 1 --backend "$backend" --timeout "$limit" - | head -1) || true
+            end=$(date +%s%N)
+            if [ "$verdict" = unique ]; then
+                row="$row | $(awk -v d=$((end - start)) 'BEGIN { printf "%.3f", d / 1e9 }')"
+            else
+                row="$row | ${verdict:-?} (>$limit)"
+            fi
+        done
+        if command -v node >/dev/null && [ -d "$iss" ]; then
+            row="$row | $( (cd "$iss" && node tools/perf/benchmark_puzzles.js --max-backtracks none --solutions 2 \
+                --input "$line") | awk '$1 == "input" { printf ($2 == "unique" ? "%.3f" : $2), $7 / 1000 }')"
+        else
+            row="$row | -"
+        fi
+        echo "$row |"
+    done <"$file" | tee "$tmp/killers"
+    k=$(grep -c '^| [0-9]' "$tmp/killers")
+    echo
+    echo "| solver | proved unique | median s | worst s | sum s |"
+    echo "|---|---|---|---|---|"
+    for column in 3 4 5; do
+        awk -F'|' -v c="$column" '$c ~ /^ [0-9.]+ $/ { print $c + 0 }' "$tmp/killers" >"$tmp/times"
+        printf '| %s | %s of %s | %s | %s | %s |\n' "$(echo "native SAT ISS" | cut -d' ' -f$((column - 2)))" \
+            "$(wc -l <"$tmp/times")" "$k" "$(median %.3f <"$tmp/times")" "$(sort -g "$tmp/times" | tail -1)" \
+            "$(awk '{ s += $1 } END { printf "%.2f", s }' "$tmp/times")"
+    done
+}
+
 case ${1:-table} in
     table) table ;;
+    killers) shift; killers "$@" ;;
     compare) shift; compare "$@" ;;
     instructions) shift; instructions "$@" ;;
-    *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
 esac
