@@ -570,8 +570,8 @@ pub struct PuzzleShape {
     pub boxes: BoxesArg,
 
     /// Killer Sudoku: '+' cages over Sudoku boxes (of the shape --boxes gives) whose digits
-    /// never repeat; with --unique, givens are added inside cages where needed. With fuzz,
-    /// sizes that have no boxes (primes) get none.
+    /// never repeat; with --unique, a cage is split where a digit must be pinned (the digit
+    /// becomes a cage of one cell). With fuzz, sizes that have no boxes (primes) get none.
     #[arg(long, conflicts_with_all = ["noop", "over_boxes"])]
     pub killer: bool,
 

@@ -816,24 +816,33 @@ pub fn make_unique<R: Rng + ?Sized>(
     Ok(Generated { puzzle, planted })
 }
 
-/// The puzzle with `cell` made a given of its planted value: in a Killer
-/// cage (a distinct one) the given is added and the cage stays; any other
-/// cage of the cell is split around it, as a KenKen pins a cell.
+/// The puzzle with `cell` made a given of its planted value, its cage
+/// split around it into the parts that stay in one piece, each with its
+/// planted target: a Killer cage's parts are Killer cages, and the given
+/// is a Killer cage of one cell, as the forums write one.
 fn pin<R: Rng + ?Sized>(puzzle: &Puzzle, cell: Cell, planted: &Grid, rng: &mut R) -> Puzzle {
     let n = puzzle.size();
     let mut cages = Vec::new();
+    let mut killer = false;
     for cage in puzzle.cages() {
-        if !cage.cells().contains(&cell) || cage.is_distinct() || cage.op() == Op::Given {
+        if !cage.cells().contains(&cell) || cage.op() == Op::Given {
             cages.push(cage.clone());
             continue;
         }
+        killer |= cage.is_distinct();
         let rest: Vec<usize> = cage.cells().iter().filter(|&&c| c != cell).map(|c| c.index(n)).collect();
         for part in connected_parts(&rest, n) {
             let cells = part.into_iter().map(|c| Cell::new(c / n, c % n)).collect();
-            cages.push(planted_cage(cells, planted, cage.op() == Op::Any, rng));
+            cages.push(match cage.is_distinct() {
+                true => killer_cage(cells, planted),
+                false => planted_cage(cells, planted, cage.op() == Op::Any, rng),
+            });
         }
     }
-    let given = Cage::new(Op::Given, u64::from(planted[cell]), vec![cell]).expect("a given");
+    let given = match killer {
+        true => killer_cage(vec![cell], planted),
+        false => Cage::new(Op::Given, u64::from(planted[cell]), vec![cell]).expect("a given"),
+    };
     cages.push(given);
     Puzzle::new(n, puzzle.extra_groups().to_vec(), cages).expect("pinning keeps a puzzle well formed")
 }
@@ -931,7 +940,7 @@ mod tests {
     }
 
     #[test]
-    fn killer_cages_hold_distinct_planted_values_and_pins_add_givens() {
+    fn killer_cages_hold_distinct_planted_values_and_pins_split_them() {
         let options =
             KenKenOptions { killer: true, max_cage: 5, boxes: BoxShape::default_for(9), ..KenKenOptions::new(9) };
         for case in 0..20 {
@@ -943,8 +952,11 @@ mod tests {
             }
             let cell = Cell::new(4, 4);
             let pinned = pin(&generated.puzzle, cell, &generated.planted, &mut rng(3, case));
-            assert_eq!(&pinned.cages()[..generated.puzzle.cages().len()], generated.puzzle.cages());
-            assert_eq!(pinned.cages().last().unwrap().op(), Op::Given);
+            assert_eq!(verify(&pinned, &generated.planted), Ok(()));
+            assert!(pinned.cages().iter().all(|c| c.is_distinct() && c.op() == Op::Add && c.in_one_piece()));
+            assert_eq!(pinned.cages().last().unwrap().cells(), [cell]);
+            let cells = pinned.cages().iter().map(|c| c.cells().len()).sum::<usize>();
+            assert_eq!(cells, 81, "each cell in one cage still");
         }
     }
 
