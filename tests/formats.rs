@@ -1,30 +1,36 @@
 //! Print → parse round trips for both formats, and no input that panics.
 
-use cagey::format::{self, Boxes, Format, ParseOptions, Parser, keen, kenken, sudoku};
+use cagey::format::{self, Boxes, Format, ParseOptions, Parser, keen, kenken, killer, sudoku};
 use cagey::{BoxShape, Cage, Cell, Grid, Group, Op, Puzzle, Target};
+use itertools::Itertools;
 use proptest::prelude::*;
 
 /// A random KenKen-format puzzle: cells of an N×N grid spread over cages
 /// at random (not always connected; some cells left out), each cage with
-/// an op its cell count allows and a random target, small or of any length;
-/// sometimes Sudoku boxes and extra `distinct` groups.
+/// an op its cell count allows and a random target, small or of any length,
+/// some distinct; sometimes all of them distinct (a `killer` file), Sudoku
+/// boxes, extra `distinct` groups, cages over the others and givens in any
+/// cell.
 fn kenken_puzzle() -> impl Strategy<Value = Puzzle> {
     let target = prop_oneof![(1u64..5000).prop_map(|t| t.to_string()), "[1-9][0-9]{0,60}"];
     (1usize..=12)
         .prop_flat_map(move |size| {
             let cells = size * size;
+            let some_cells = prop::collection::btree_set((0..size, 0..size), 1..=size);
             (
                 Just(size),
                 prop::collection::vec(0usize..=cells, cells),
-                prop::collection::vec((0usize..6, target.clone()), cells),
+                prop::collection::vec((0usize..6, target.clone(), 0u8..4), cells),
                 any::<bool>(),
-                prop::collection::vec(prop::collection::btree_set((0..size, 0..size), 1..=size), 0..3),
+                prop::collection::vec(some_cells.clone(), 0..3),
+                (prop::collection::vec((some_cells, 0usize..6, target.clone()), 0..3), 0u8..3),
+                prop::collection::btree_map((0..size, 0..size), 1..=size as u64, 0..4),
             )
         })
-        .prop_map(|(size, labels, picks, boxed, groups)| {
+        .prop_map(|(size, labels, picks, boxed, groups, (over, killer), givens)| {
             let cells = size * size;
             let mut cages = Vec::new();
-            for (label, (pick, target)) in picks.iter().enumerate() {
+            for (label, (pick, target, distinct)) in picks.iter().enumerate() {
                 // Label `cells` means "in no cage".
                 let members: Vec<Cell> =
                     (0..cells).filter(|&i| labels[i] == label).map(|i| Cell::new(i / size, i % size)).collect();
@@ -37,7 +43,25 @@ fn kenken_puzzle() -> impl Strategy<Value = Puzzle> {
                     Op::Given => Target::from(*pick as u64 % size as u64 + 1),
                     _ => Target::from_decimal(target).unwrap(),
                 };
-                cages.push(Cage::new(op, target, members).unwrap());
+                let distinct = (killer == 0 || *distinct == 0) && op != Op::Given && members.len() <= size;
+                cages.push(Cage::new(op, target, members).unwrap().with_distinct(distinct));
+            }
+            for (members, pick, target) in over {
+                let members: Vec<Cell> = members.into_iter().map(|(r, c)| Cell::new(r, c)).collect();
+                let allowed: Vec<Op> = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Any]
+                    .into_iter()
+                    .filter(|op| op.allows_cell_count(members.len()))
+                    .collect();
+                let cage = Cage::new(allowed[pick % allowed.len()], Target::from_decimal(&target).unwrap(), members);
+                cages.push(cage.unwrap().with_distinct(pick % 2 == 0));
+            }
+            for ((r, c), value) in givens {
+                let cell = Cell::new(r, c);
+                if cages.iter().any(|cage| cage.op() == Op::Given && cage.cells() == [cell]) {
+                    continue;
+                }
+                let at = (r * 7 + c) % (cages.len() + 1);
+                cages.insert(at, Cage::new(Op::Given, value, vec![Cell::new(r, c)]).unwrap());
             }
             let mut extra = BoxShape::default_for(size).filter(|_| boxed).map(|b| b.groups(size)).unwrap_or_default();
             extra.extend(groups.into_iter().map(|g| Group::new(g.into_iter().map(|(r, c)| Cell::new(r, c)).collect())));
@@ -70,6 +94,31 @@ proptest! {
         prop_assert_eq!(parse_one(&text, Format::KenKen), puzzle);
     }
 
+    /// Generated 9×9 Killers, unique or not, with givens outside cages
+    /// (as one-cell sums) or none: written as killer strings, they read
+    /// back as the same cages, sums and boxes.
+    #[test]
+    fn killer_strings_write_then_read_as_the_same_killer(seed in any::<u64>(), max_cage in 2usize..=9) {
+        use cagey::generate::{self, KenKenOptions};
+        let options = KenKenOptions { killer: true, max_cage, boxes: BoxShape::default_for(9), ..KenKenOptions::new(9) };
+        let puzzle = generate::kenken(&options, &mut generate::rng(seed, 0)).puzzle;
+        let line = killer::write(&puzzle).unwrap();
+        prop_assert_eq!(format::detect(&line), Some(Format::Killer));
+        let back = parse_one(&line, Format::Killer);
+        let canonical = |p: &Puzzle| {
+            let mut cages: Vec<(Vec<Cell>, String)> = p
+                .cages()
+                .iter()
+                .map(|c| (c.cells().iter().copied().sorted().collect(), c.target().to_string()))
+                .collect();
+            cages.sort();
+            (p.extra_groups().to_vec(), cages)
+        };
+        prop_assert_eq!(canonical(&back), canonical(&puzzle));
+        prop_assert!(back.cages().iter().all(|c| c.is_distinct() && c.op() == Op::Add));
+        prop_assert_eq!(kenken::write(&back), kenken::write(&parse_one(&kenken::write(&back), Format::KenKen)));
+    }
+
     #[test]
     fn sudoku_print_then_parse_is_the_same_puzzle(puzzle in sudoku_puzzle()) {
         let text = sudoku::write(&puzzle).unwrap();
@@ -87,23 +136,34 @@ proptest! {
             "# 4", "#2", "# note", "", "+ 3 A1 A2", "- 1 B1 B2", "% 3 A1 A2", "+ 3 A1 Z9", "distinct A1 B2", "1...",
             "1 . . .", ". . 1 .", ". . . .", "|-+-|", "1 x", "1..............2", "1.x.............", "\u{feff}# 4",
         ][..]), 0..60),
-        format in prop::sample::select(&[None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)][..]),
+        format in prop::sample::select(&[None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)][..]),
     ) {
         read_on_agrees(&lines.join("\n"), &ParseOptions { format, boxes: Boxes::Default })?;
     }
 
     #[test]
-    fn no_text_makes_the_parser_panic(text in "[#+*/!?x=0-9A-Za-z. \t\n:|÷×−-]{0,300}") {
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
+    fn no_text_makes_the_parser_panic(text in "[#+*/!?x=0-9A-Za-z. \t\n:|÷×−<>^`',-]{0,300}") {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             let _ = format::parse(&text, "fuzz", &options);
         }
     }
 
     #[test]
+    fn no_killer_string_makes_the_parser_panic(text in "[0-9A-Za-j<>^v`',.]{81}") {
+        for format in [None, Some(Format::Killer)] {
+            let options = ParseOptions { format, boxes: Boxes::Default };
+            if let Ok(parsed) = format::parse(&text, "killer", &options) {
+                prop_assert!(parsed.iter().all(|p| p.puzzle.size() == 9 || format.is_none()));
+            }
+            read_on_agrees(&text, &options)?;
+        }
+    }
+
+    #[test]
     fn no_bytes_make_the_parser_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
         let text = String::from_utf8_lossy(&bytes);
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             let _ = format::parse(&text, "bytes", &options);
             read_on_agrees(&text, &options)?;
@@ -146,7 +206,7 @@ proptest! {
             }
         }
         let text: String = tokens.concat();
-        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
+        for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)] {
             let options = ParseOptions { format, boxes: Boxes::Default };
             if let Ok(parsed) = format::parse(&text, "mutated", &options) {
                 prop_assert!(!parsed.is_empty());

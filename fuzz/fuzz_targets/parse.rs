@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
     let text = String::from_utf8_lossy(bytes);
-    for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen)] {
+    for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)] {
         let options = ParseOptions { format, boxes: Boxes::Default };
         let whole = format::parse(&text, "fuzz", &options);
         if let Ok(parsed) = &whole {
