@@ -320,4 +320,14 @@ fn generated_kenken_round_trips_through_keen_game_ids() {
     let boxed = KenKenOptions { boxes: Some(BoxShape { rows: 2, cols: 2 }), ..KenKenOptions::new(4) };
     let puzzle = generate::kenken(&boxed, &mut generate::rng(1, 0)).puzzle;
     assert!(keen::write(&puzzle).is_err());
+    // Nothing Keen cannot say is dropped: a distinct cage, a given inside
+    // a cage, a cage over another.
+    for text in [
+        "# 2 killer\n+ 3 A1 A2\n+ 3 B1 B2\n",
+        "# 2\n+ 3 A1 A2\n+ 3 B1 B2\n! 1 A1\n",
+        "# 2\n+ 3 A1 A2\n+ 3 B1 B2\noverlap + 3 A1 B1\n",
+    ] {
+        let puzzle = parse_one(text, Format::KenKen);
+        assert!(keen::write(&puzzle).is_err(), "{text}");
+    }
 }

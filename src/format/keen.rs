@@ -220,8 +220,13 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     }
     let mut block = vec![usize::MAX; w * w];
     for (i, cage) in puzzle.cages().iter().enumerate() {
+        if cage.is_distinct() && cage.cells().len() > 1 {
+            return Err(WriteError::NotKeen("a distinct (Killer) cage"));
+        }
         for cell in cage.cells() {
-            block[cell.index(w)] = i;
+            if std::mem::replace(&mut block[cell.index(w)], i) != usize::MAX {
+                return Err(WriteError::NotKeen("a cell in two cages, or a given inside a cage"));
+            }
         }
     }
     if block.contains(&usize::MAX) {
