@@ -27,13 +27,14 @@ const SPLIT_CELLS: usize = 8;
 /// for a cage (its target worked out from `keep`), for each cage in turn;
 /// then every split of a cage in two parts (each in one piece, if the cage
 /// is), each part with the cage's op where it allows the part's cell count
-/// (a part of one cell becomes a `!` cage).
+/// (a part of one cell becomes a `!` cage). A distinct (Killer) cage keeps
+/// its `+` and is split into distinct `+` cages, one-cell ones included.
 pub(crate) fn candidates(puzzle: &Puzzle, keep: &Grid) -> Vec<CageChange> {
     let cages = || puzzle.cages().iter().enumerate().filter(|(_, cage)| cage.cells().len() > 1);
     let mut changes = Vec::new();
     for (index, cage) in cages() {
         for op in [Op::Add, Op::Sub, Op::Mul, Op::Div] {
-            if op != cage.op() && op.allows_cell_count(cage.cells().len()) {
+            if op != cage.op() && op.allows_cell_count(cage.cells().len()) && !cage.is_distinct() {
                 changes.extend(part(op, cage.cells(), keep).map(|cage| CageChange { cage: index, into: vec![cage] }));
             }
         }
@@ -50,6 +51,7 @@ pub(crate) fn candidates(puzzle: &Puzzle, keep: &Grid) -> Vec<CageChange> {
                 continue;
             }
             let op = |part: &[Cell]| match cage.op() {
+                _ if cage.is_distinct() => Op::Add,
                 _ if part.len() == 1 => Op::Given,
                 Op::Any => Op::Add,
                 op => op,
@@ -63,13 +65,14 @@ pub(crate) fn candidates(puzzle: &Puzzle, keep: &Grid) -> Vec<CageChange> {
 }
 
 /// The cage over `cells` with `op` that `keep` meets, keeping a no-op
-/// cage's `?`, if its cell count allows it.
+/// cage's `?`, if its cell count allows it, and a distinct cage's rule.
 fn part_cage(cage: &Cage, op: Op, cells: &[Cell], keep: &Grid) -> Option<Cage> {
     let made = part(op, cells, keep)?;
-    match cage.op() {
-        Op::Any if cells.len() > 1 => Cage::new(Op::Any, made.target().clone(), cells.to_vec()).ok(),
-        _ => Some(made),
-    }
+    let made = match cage.op() {
+        Op::Any if cells.len() > 1 => Cage::new(Op::Any, made.target().clone(), cells.to_vec()).ok()?,
+        _ => made,
+    };
+    Some(made.with_distinct(cage.is_distinct()))
 }
 
 /// The cage over `cells` with `op` whose target is what `keep`'s values
@@ -124,5 +127,23 @@ impl Solver {
             }
         }
         Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_killer_cage_is_only_split_into_killer_cages() {
+        let text = "# 4 boxes 2x2 killer\n+ 10 A1 A2 B1 B2\n+ 10 A3 A4 B3 B4\n+ 10 C1 C2 D1 D2\n+ 10 C3 C4 D3 D4\n";
+        let puzzle: Puzzle = text.parse().unwrap();
+        let keep = Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+        let changes = candidates(&puzzle, &keep);
+        assert!(!changes.is_empty());
+        for change in &changes {
+            assert!(change.into.iter().all(|c| c.is_distinct() && c.op() == Op::Add), "{change:?}");
+            assert!(apply(&puzzle, change).is_some_and(|p| verify(&p, &keep).is_ok()));
+        }
     }
 }
