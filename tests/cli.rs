@@ -512,6 +512,23 @@ fn targets_of_any_length_are_read_and_computed_exactly() {
     assert_eq!(code(&out), 0, "{}", stdout(&out));
 }
 
+/// Issue 75: a Killer cage's digits never repeat, though its cells share
+/// no row, column or box; a KenKen cage's may.
+#[test]
+fn killer_cages_forbid_repeats_and_kenken_cages_do_not() {
+    for (text, count) in [
+        ("# 4 boxes 2x2\n+ 4 B2 B3 C3\n", "6\n"),
+        ("# 4 boxes 2x2 killer\n+ 4 B2 B3 C3\n", "0\n"),
+        ("# 4 boxes 2x2\ndistinct + 4 B2 B3 C3\n", "0\n"),
+        ("# 4 boxes 2x2 killer\noverlap + 4 B2 B3 C3\n", "6\n"),
+    ] {
+        let out = cagey_with_input(&["count", "-"], text);
+        assert_eq!(stdout(&out), count, "{text}");
+        let sat = cagey_with_input(&["count", "--backend", "sat", "-"], text);
+        assert_eq!(stdout(&sat), count, "{text}");
+    }
+}
+
 #[test]
 fn generate_covers_killer_groups_and_wild_targets() {
     let args = ["generate", "--size", "6", "--killer", "--extra-groups", "1", "--scatter", "0.5", "--wild", "0.3"];
@@ -523,7 +540,10 @@ fn generate_covers_killer_groups_and_wild_targets() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("a 7x7 grid has none"), "{}", stderr(&out));
     let unique = stdout(&cagey(&["generate", "--size", "9", "--killer", "--unique", "--seed", "1"]));
+    assert!(unique.starts_with("# 9 boxes 3x3 killer\n"), "{unique}");
     assert_eq!(stdout(&cagey_with_input(&["unique", "-"], &unique)), "unique\n");
+    let line = stdout(&cagey_with_input(&["convert", "--to", "killer", "-"], &unique));
+    assert_eq!(stdout(&cagey_with_input(&["unique", "-"], &line)), "unique\n", "{line}");
     let mixed = stdout(&cagey(&["generate", "--size", "7", "--mix", "--count", "20", "--seed", "2"]));
     let out = cagey_with_input(&["check", "-"], &mixed);
     assert_eq!(code(&out), 0, "every mixed puzzle reads back and both backends agree: {}", stdout(&out));
