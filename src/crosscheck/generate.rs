@@ -128,22 +128,24 @@ impl KenKenOptions {
             |chance: f64, low: f64, high: f64| if rng.random_bool(chance) { rng.random_range(low..=high) } else { 0.0 };
         let (uncaged, scattered, wild, perturb) =
             (share(0.25, 0.05, 0.3), share(0.25, 0.1, 0.6), share(0.15, 0.05, 0.25), share(0.2, 0.02, 0.1));
-        let (distinct, caged_givens) = (share(0.25, 0.2, 1.0), share(0.2, 0.02, 0.15));
+        let (distinct, caged_givens) = (share(0.25, 0.2, 0.6), share(0.2, 0.02, 0.15));
         // Large grids get small cages, so many givens and pairs: the native
         // search has heavy tails on large puzzles with big cages.
         let large = size > 12;
+        let boxes = BoxShape::default_for(size).filter(|_| rng.random_bool(0.3));
         KenKenOptions {
             size,
             max_cage: rng.random_range(1..=if large { 2 } else { 6 }),
             noop: rng.random_bool(0.3),
             perturb,
-            boxes: BoxShape::default_for(size).filter(|_| rng.random_bool(0.3)),
+            boxes,
             extra_groups: if rng.random_bool(0.2) { rng.random_range(1..=2) } else { 0 },
             // Few uncaged cells in large grids, or they have too many solutions to enumerate.
             uncaged: if large { uncaged / 5.0 } else { uncaged },
             scattered,
             wild,
-            killer: rng.random_bool(0.1),
+            // Standard Killers: over boxes, where the sums leave few solutions.
+            killer: boxes.is_some() && rng.random_bool(0.4),
             distinct,
             caged_givens,
             overlaps: if rng.random_bool(0.2) { rng.random_range(1..=3) } else { 0 },
