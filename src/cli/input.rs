@@ -326,6 +326,13 @@ impl OpenFile {
                 self.name
             );
         }
+        if unknown && self.parser.found_format() == Some(Format::Killer) && self.boxes_given {
+            let _ = writeln!(
+                io::stderr(),
+                "cagey: warning: {}: --boxes applies to Sudoku input; a killer string is a 9x9 with 3x3 boxes",
+                self.name
+            );
+        }
         Ok(())
     }
 
