@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::derive;
 use super::divisors::Divisors;
 use super::factors::{self, Factors};
 use super::pairs;
@@ -409,7 +410,8 @@ impl Layout {
         // Slices, whose place and length the compiler keeps in registers
         // across the stores of the loop, where it read a vector's again.
         let (cage_of, caged) = (&mut cage_of[..], &mut caged[..]);
-        for cage in puzzle.cages().iter().filter(|cage| cage.op() != Op::Given) {
+        let derived = derive::derived(puzzle);
+        for cage in puzzle.cages().iter().filter(|cage| cage.op() != Op::Given).chain(&derived) {
             let index = cages.len();
             let start = (cells.len(), apart.len(), parts.len());
             for c in cage.cells() {

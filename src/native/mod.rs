@@ -13,6 +13,7 @@
 
 mod bands;
 mod cage;
+mod derive;
 mod divisors;
 mod endgame;
 mod factors;
