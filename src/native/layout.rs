@@ -136,24 +136,17 @@ impl Shape {
     /// groups are the same (as in a file of puzzles of one kind), else a
     /// new one. The cells of each distinct cage count as a group.
     fn of(puzzle: &Puzzle) -> Rc<Shape> {
-        let distinct = || -> Vec<Vec<Cell>> {
-            let cages = puzzle.cages().iter().filter(|cage| cage.is_distinct() && cage.cells().len() > 1);
-            cages.map(|cage| cage.cells().to_vec()).collect()
-        };
+        let distinct = || puzzle.cages().iter().filter(|cage| cage.is_distinct() && cage.cells().len() > 1);
         LAST_SHAPE.with(|last| {
             let mut last = last.borrow_mut();
             let groups = puzzle.shared_groups();
             if let Some(built) = &*last {
-                let same_cages = || {
-                    let mut cages = puzzle.cages().iter().filter(|cage| cage.is_distinct() && cage.cells().len() > 1);
-                    built.distinct.iter().all(|cells| cages.next().is_some_and(|cage| cage.cells() == cells))
-                        && cages.next().is_none()
-                };
+                let same_cages = || distinct().map(|cage| cage.cells()).eq(built.distinct.iter().map(Vec::as_slice));
                 if (Arc::ptr_eq(&built.groups, groups) || built.groups == *groups) && same_cages() {
                     return Rc::clone(&built.shape);
                 }
             }
-            let distinct = distinct();
+            let distinct: Vec<Vec<Cell>> = distinct().map(|cage| cage.cells().to_vec()).collect();
             let shape = Rc::new(Shape::new(puzzle, &distinct));
             *last = Some(Built { groups: Arc::clone(groups), distinct, shape: Rc::clone(&shape) });
             shape
