@@ -25,6 +25,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::distinct;
 #[cfg(test)]
 use super::factors::of_target;
 use super::factors::{Factors, LEVELS, OF_VALUE, divides, quotient, value_of};
@@ -75,7 +76,20 @@ pub(super) fn supports(
             let limit = exact_limit(op, size, at_root);
             let combinations =
                 sets.iter().try_fold(1u32, |acc, &set| acc.checked_mul(set.count_ones()).filter(|&p| p <= limit));
-            if combinations.is_some() && !cage.apart.is_empty() {
+            let exact = combinations.is_some() && !cage.apart.is_empty();
+            // A sum of values that all differ, too wide to check exactly
+            // by tuples, is checked by sets of values (see `distinct.rs`).
+            let by_sets = |required: &mut Vec<u32>, keep: &mut Vec<u32>| {
+                let t = target.filter(|_| op == Op::Add && cage.distinct && !exact);
+                required.resize(cage.parts.len(), 0);
+                let done = t.is_some_and(|t| distinct::supports(sets, t, size, cage.parts, keep, required));
+                if !done {
+                    required.clear();
+                }
+                done
+            };
+            if by_sets(required, keep) {
+            } else if exact {
                 required.resize(cage.parts.len(), u32::MAX);
                 match listed {
                     Some(listed) => listed.supports(sets, keep, required),
@@ -87,6 +101,7 @@ pub(super) fn supports(
                     required.fill(0);
                 }
             } else {
+                required.clear();
                 if let Some(goal) = sum_goal {
                     sum_support(sets, goal, keep);
                 }

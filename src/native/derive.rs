@@ -1,100 +1,167 @@
-//! Constraints the rules imply, derived once per puzzle and handed to the
-//! search as cages of their own: redundant by construction, there for
-//! speed. The search does not know a derived cage from a given one.
+//! Sums the rules imply, derived once per puzzle and handed to the search
+//! as constraints of their own: redundant by construction, there for
+//! speed. The search revises them as it does cages.
 //!
 //! The law of leftovers: a region made of whole groups of N cells (one
-//! group, or K rows or K columns side by side) holds each value K times,
-//! so its values sum to K·N(N+1)/2. Of the cages of known sum (`+` cages
-//! and givens), taken so that none shares a cell with another:
-//!
-//! - *innies*: those wholly inside the region leave the rest of its cells
-//!   the region's sum less theirs;
-//! - *outies*: when those inside and those crossing its edge cover the
-//!   region, the crossing cages' cells outside it sum to what the cages
-//!   have beyond the region's sum.
+//! group; K rows or K columns side by side; the first K of the other
+//! groups, when those do not overlap, like boxes) holds each value K
+//! times, so its values sum to K·N(N+1)/2. Take the cages of known sum
+//! (`+` cages and givens) so that none shares a cell with another, and
+//! give the region some of them: those inside it, those with most of
+//! their cells in it, or all that reach into it. The region's cells that
+//! no cage given to it covers (the *innies*) less those cages' cells
+//! outside it (the *outies*) sum to the region's sum less the cages'.
 
 use super::factors;
 use super::tuning::DERIVED_MOST_CELLS;
-use crate::puzzle::{Cage, Cell, Op, Puzzle};
+use crate::puzzle::{Op, Puzzle};
 
-/// The cages `puzzle` implies beyond its own (see the module's doc), for
+/// A sum the rules imply: the values of the cells `plus`, less those of
+/// the cells `minus`, make `total`. Cells are indices, row-major.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Derived {
+    pub plus: Vec<usize>,
+    pub minus: Vec<usize>,
+    pub total: i64,
+}
+
+/// The sums `puzzle` implies beyond its cages (see the module's doc), of
+/// at most [`DERIVED_MOST_CELLS`] cells with at most two on one side, for
 /// puzzles with distinct cages (Killers), where the sums of distinct
 /// values leave few combinations.
-pub(super) fn derived(puzzle: &Puzzle) -> Vec<Cage> {
+pub(super) fn derived(puzzle: &Puzzle) -> Vec<Derived> {
     let n = puzzle.size();
     if !puzzle.cages().iter().any(|cage| cage.is_distinct() && cage.cells().len() > 1) {
         return Vec::new();
     }
-    // Cages whose values sum to a known number, none sharing a cell.
-    let mut taken = vec![false; n * n];
-    let mut known: Vec<(&[Cell], u64)> = Vec::new();
-    for cage in puzzle.cages().iter().filter(|cage| cage.op() == Op::Add || cage.cells().len() == 1) {
-        let Some(sum) = factors::decimal(cage.target().digit_bytes()) else { continue };
-        if cage.cells().iter().all(|c| !taken[c.index(n)]) {
-            cage.cells().iter().for_each(|c| taken[c.index(n)] = true);
-            known.push((cage.cells(), sum));
-        }
-    }
-    let house = (n * (n + 1) / 2) as u64;
-    let mut regions: Vec<(Vec<bool>, u64)> = Vec::new();
-    for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
-        let mut inside = vec![false; n * n];
-        group.cells().iter().for_each(|cell| inside[cell.index(n)] = true);
-        regions.push((inside, house));
-    }
-    for k in 2..n {
-        for first in 0..=n - k {
-            let rows = (0..n * n).map(|i| (first..first + k).contains(&(i / n))).collect();
-            let cols = (0..n * n).map(|i| (first..first + k).contains(&(i % n))).collect();
-            regions.extend([(rows, house * k as u64), (cols, house * k as u64)]);
-        }
-    }
-    let mut out: Vec<Cage> = Vec::new();
-    let mut keep = |cells: Vec<Cell>, sum: u64| {
-        if (1..=DERIVED_MOST_CELLS).contains(&cells.len()) && sum > 0 {
-            let cage = Cage::new(Op::Add, sum, cells).expect("distinct cells, a positive sum");
-            if !puzzle.cages().contains(&cage) && !out.contains(&cage) {
-                out.push(cage);
-            }
-        }
-    };
-    for (inside, total) in &regions {
-        let (mut covered, mut within_cages) = (vec![false; n * n], vec![false; n * n]);
-        let (mut sum_in, mut sum_all, mut outside) = (0u64, 0u64, Vec::new());
-        for &(cells, sum) in &known {
-            let within = cells.iter().filter(|c| inside[c.index(n)]).count();
-            if within == 0 {
+    let known = known_sums(puzzle);
+    let mut out: Vec<Derived> = Vec::new();
+    for (inside, count) in regions(puzzle) {
+        let total = (n * (n + 1) / 2 * count) as i64;
+        let within = |cells: &[usize]| cells.iter().filter(|&&c| inside[c]).count();
+        let mut given_to: [Vec<usize>; 3] = Default::default();
+        for (k, (cells, _)) in known.iter().enumerate() {
+            let w = within(cells);
+            if w == 0 {
                 continue;
             }
-            cells.iter().for_each(|c| covered[c.index(n)] = true);
-            sum_all = sum_all.saturating_add(sum);
-            if within == cells.len() {
-                cells.iter().for_each(|c| within_cages[c.index(n)] = true);
-                sum_in = sum_in.saturating_add(sum);
-            } else {
-                outside.extend(cells.iter().copied().filter(|c| !inside[c.index(n)]));
+            if w == cells.len() {
+                given_to[0].push(k);
             }
+            if 2 * w > cells.len() {
+                given_to[1].push(k);
+            }
+            given_to[2].push(k);
         }
-        let rest: Vec<Cell> =
-            (0..n * n).filter(|&i| inside[i] && !within_cages[i]).map(|i| Cell::new(i / n, i % n)).collect();
-        if sum_in < *total {
-            keep(rest, total - sum_in);
-        }
-        let whole = (0..n * n).all(|i| !inside[i] || covered[i]);
-        if whole && sum_all > *total {
-            outside.sort_unstable();
-            keep(outside, sum_all - total);
+        for chosen in &given_to {
+            let mut covered = vec![false; n * n];
+            let (mut minus, mut total) = (Vec::new(), total);
+            for &k in chosen {
+                let (cells, sum) = &known[k];
+                total -= sum;
+                for &c in cells {
+                    covered[c] = true;
+                    if !inside[c] {
+                        minus.push(c);
+                    }
+                }
+            }
+            let plus: Vec<usize> = (0..n * n).filter(|&c| inside[c] && !covered[c]).collect();
+            minus.sort_unstable();
+            let sum = match (plus.len(), minus.len()) {
+                (0, 0) => continue,
+                (a, b) if a + b > DERIVED_MOST_CELLS || a.min(b) > 2 => continue,
+                // The larger side adds, so that fewer values are turned.
+                (a, b) if a >= b => Derived { plus, minus, total },
+                _ => Derived { plus: minus, minus: plus, total: -total },
+            };
+            if !out.contains(&sum) && !is_cage(puzzle, &sum) {
+                out.push(sum);
+            }
         }
     }
     out
 }
 
+/// The cells (as indices) and sums of the cages whose values sum to a
+/// known number, none sharing a cell with one before it.
+fn known_sums(puzzle: &Puzzle) -> Vec<(Vec<usize>, i64)> {
+    let n = puzzle.size();
+    let mut taken = vec![false; n * n];
+    let mut known = Vec::new();
+    for cage in puzzle.cages().iter().filter(|cage| cage.op() == Op::Add || cage.cells().len() == 1) {
+        let Some(sum) = factors::decimal(cage.target().digit_bytes()).and_then(|s| i64::try_from(s).ok()) else {
+            continue;
+        };
+        let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
+        if cells.iter().all(|&c| !taken[c]) {
+            cells.iter().for_each(|&c| taken[c] = true);
+            known.push((cells, sum));
+        }
+    }
+    known
+}
+
+/// The regions of whole groups (see the module's doc): their cells and
+/// how many groups each is made of.
+fn regions(puzzle: &Puzzle) -> Vec<(Vec<bool>, usize)> {
+    let n = puzzle.size();
+    let mut regions: Vec<(Vec<bool>, usize)> = Vec::new();
+    let mut others: Vec<Vec<bool>> = Vec::new();
+    for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
+        let mut inside = vec![false; n * n];
+        group.cells().iter().for_each(|cell| inside[cell.index(n)] = true);
+        let line = group.cells().windows(2).all(|w| w[0].row == w[1].row)
+            || group.cells().windows(2).all(|w| w[0].col == w[1].col);
+        if !line {
+            others.push(inside.clone());
+        }
+        regions.push((inside, 1));
+    }
+    for k in 2..n {
+        for first in 0..=n - k {
+            let rows = (0..n * n).map(|i| (first..first + k).contains(&(i / n))).collect();
+            let cols = (0..n * n).map(|i| (first..first + k).contains(&(i % n))).collect();
+            regions.extend([(rows, k), (cols, k)]);
+        }
+    }
+    let apart =
+        others.iter().enumerate().all(|(i, a)| others[..i].iter().all(|b| a.iter().zip(b).all(|(x, y)| !(x & y))));
+    if apart {
+        let mut union = vec![false; n * n];
+        for (k, group) in others.iter().enumerate().take(others.len().saturating_sub(1)) {
+            union.iter_mut().zip(group).for_each(|(u, &g)| *u |= g);
+            if k > 0 && !regions.iter().any(|(cells, _)| *cells == union) {
+                regions.push((union.clone(), k + 1));
+            }
+        }
+    }
+    regions
+}
+
+/// Whether `sum` says no more than a `+` cage of the puzzle.
+fn is_cage(puzzle: &Puzzle, sum: &Derived) -> bool {
+    let n = puzzle.size();
+    sum.minus.is_empty()
+        && puzzle.cages().iter().any(|cage| {
+            cage.op() == Op::Add
+                && factors::decimal(cage.target().digit_bytes()) == u64::try_from(sum.total).ok()
+                && cage.cells().len() == sum.plus.len()
+                && cage.cells().iter().all(|c| sum.plus.contains(&c.index(n)))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::{Cage, Cell};
 
     fn cage(op: Op, target: u64, cells: &[(usize, usize)]) -> Cage {
         Cage::new(op, target, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect()).unwrap().with_distinct(true)
+    }
+
+    fn sum(plus: &[usize], minus: &[usize], total: i64) -> Derived {
+        Derived { plus: plus.to_vec(), minus: minus.to_vec(), total }
     }
 
     #[test]
@@ -108,11 +175,22 @@ mod tests {
         ];
         let puzzle = Puzzle::new(4, vec![], cages).unwrap();
         let found = derived(&puzzle);
-        let plain = |target: u64, cells: &[(usize, usize)]| cage(Op::Add, target, cells).with_distinct(false);
-        assert!(found.contains(&plain(3, &[(0, 3)])), "{found:?}");
-        assert!(found.contains(&plain(2, &[(1, 3)])), "{found:?}");
-        assert!(found.contains(&plain(5, &[(2, 3), (3, 3)])), "column 4 less A4 B4: {found:?}");
-        let kenken = Puzzle::new(4, vec![], vec![plain(3, &[(0, 0), (0, 1)])]).unwrap();
-        assert!(derived(&kenken).is_empty(), "only Killers get derived cages");
+        assert!(found.contains(&sum(&[3], &[], 3)), "{found:?}");
+        assert!(found.contains(&sum(&[7], &[], 2)), "{found:?}");
+        assert!(found.contains(&sum(&[11, 15], &[], 5)), "column 4 less A4 B4: {found:?}");
+        let kenken = Puzzle::new(4, vec![], vec![cage(Op::Add, 3, &[(0, 0), (0, 1)]).with_distinct(false)]).unwrap();
+        assert!(derived(&kenken).is_empty(), "only Killers get derived sums");
+    }
+
+    #[test]
+    fn a_cage_mostly_in_a_row_leaves_innies_less_outies() {
+        // Row A of a 4×4: a cage of 7 over A1 A2 B2 gives A3 + A4 - B2 = 10 - 7.
+        let cages = vec![cage(Op::Add, 7, &[(0, 0), (0, 1), (1, 1)]), cage(Op::Add, 9, &[(2, 0), (2, 1), (3, 0)])];
+        let puzzle = Puzzle::new(4, vec![], cages).unwrap();
+        let found = derived(&puzzle);
+        assert!(found.contains(&sum(&[2, 3], &[5], 3)), "{found:?}");
+        // Rows A and B: both cages in the majority... the second is not
+        // in them at all; A3 A4 B1 B3 B4 less nothing is 20 - 7.
+        assert!(!found.iter().any(|d| d.plus.len() + d.minus.len() > DERIVED_MOST_CELLS), "{found:?}");
     }
 }

@@ -36,6 +36,13 @@ pub(super) struct CageLayout<'a> {
     pub partners: &'a [u32],
     /// For a cage of 2 cells, whether they share a group.
     pub pair_apart: bool,
+    /// For a Killer cage or a derived one, of 3 to 32 cells, whether every
+    /// two of them share a group (so that its values all differ).
+    pub distinct: bool,
+    /// For a derived sum (`derive.rs`), bit j set when the value v of cell
+    /// j counts as N + 1 - v: the sum is revised on the candidate sets so
+    /// turned, and its target is what they add up to.
+    pub turned: u64,
     /// The cage's parts: one for each full group holding two of its cells
     /// or more (a cage of at most 64 cells).
     pub parts: &'a [Part],
@@ -52,6 +59,10 @@ struct Stored {
     partners: Option<Rc<PairTable>>,
     /// For a pair, whether its cells share a group (or a distinct cage).
     pair_apart: bool,
+    /// See [`CageLayout::distinct`].
+    distinct: bool,
+    /// See [`CageLayout::turned`].
+    turned: u64,
     /// The cage's cells are `cells[cells.0..cells.1]` of the layout, its
     /// `apart` sets and parts likewise.
     cells: (usize, usize),
@@ -386,71 +397,105 @@ impl Layout {
                 others = true;
             }
         }
+        self.size = size;
         if others {
             Tables::with(|tables| self.add_cages(puzzle, &shape, tables));
         }
-        self.size = size;
         self.shape = shape;
     }
 
-    /// Adds the cages of `puzzle` but its givens, with their cells, `apart`
-    /// sets and parts, in one pass. Kept out of the givens' loop, which is
-    /// all a Sudoku needs.
+    /// Adds the cages of `puzzle` but its givens, and the sums it implies
+    /// (`derive.rs`), with their cells, `apart` sets and parts. Kept out of
+    /// the givens' loop, which is all a Sudoku needs.
     #[inline(never)]
     fn add_cages(&mut self, puzzle: &Puzzle, shape: &Shape, tables: &mut Tables) {
         let size = puzzle.size();
-        let Layout { cages, cells, apart, parts, cage_of, caged, shared, also, .. } = self;
-        // Slices, whose place and length the compiler keeps in registers
-        // across the stores of the loop, where it read a vector's again.
-        let (cage_of, caged) = (&mut cage_of[..], &mut caged[..]);
-        let derived = derive::derived(puzzle);
-        for cage in puzzle.cages().iter().filter(|cage| cage.op() != Op::Given).chain(&derived) {
-            let index = cages.len();
-            let start = (cells.len(), apart.len(), parts.len());
-            for c in cage.cells() {
-                let cell = c.index(size);
-                cells.push(cell);
-                if cage_of[cell].is_some() {
-                    shared[cell / 64] |= 1 << (cell % 64);
-                    also.push((cell, index));
-                } else {
-                    cage_of[cell] = Some(index);
-                }
-                caged[cell / 64] |= 1 << (cell % 64);
-            }
-            let mine = &cells[start.0..];
-            match *mine {
-                [a, b] => pair_parts(shape, a, b, parts),
-                _ if mine.len() <= 64 => cage_parts(shape, mine, parts),
-                _ => {}
-            }
-            if (3..=64).contains(&mine.len()) {
-                apart.extend(mine.iter().map(|&a| {
-                    mine.iter().enumerate().filter(|&(_, &b)| shape.share(a, b)).map(|(j, _)| 1u64 << j).sum::<u64>()
-                }));
-            }
-            let count = mine.len();
-            let target = factors::decimal(cage.target().digit_bytes());
+        for cage in puzzle.cages().iter().filter(|cage| cage.op() != Op::Given) {
             let factors = match cage.op() {
-                Op::Mul | Op::Any if count != 2 => factors::of_target(cage.target().digits(), size),
+                Op::Mul | Op::Any if cage.cells().len() != 2 => factors::of_target(cage.target().digits(), size),
                 _ => None,
             };
-            let partners = (count == 2).then(|| tables.partners(cage.op(), target, size));
-            let pair_apart = count == 2 && shape.share(mine[0], mine[1]);
-            let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
-            cages.push(Stored {
-                op: cage.op(),
-                target,
-                factors,
-                divisors,
-                cells: (start.0, cells.len()),
-                apart: (start.1, apart.len()),
-                partners,
-                pair_apart,
-                parts: (start.2, parts.len()),
-            });
+            let target = factors::decimal(cage.target().digit_bytes());
+            let cells = cage.cells().iter().map(|c| c.index(size));
+            self.add_cage(shape, tables, (cage.op(), target, factors), cells, cage.is_distinct(), 0);
         }
-        also.sort_unstable();
+        for sum in derive::derived(puzzle) {
+            // A value v of a cell taken away counts as N + 1 - v added.
+            let turned = sum.minus.len();
+            let target = u64::try_from(sum.total + turned as i64 * (size as i64 + 1)).ok();
+            // Below zero no values reach it, nor zero.
+            let target = Some(target.unwrap_or(0));
+            let bits = ((1u64 << turned) - 1) << sum.plus.len();
+            let cells = sum.plus.iter().chain(&sum.minus).copied();
+            self.add_cage(shape, tables, (Op::Add, target, None), cells, true, bits);
+        }
+        self.also.sort_unstable();
+    }
+
+    /// Adds a cage of `op`, `target` and `factors` (see [`CageLayout`]),
+    /// whose values its `killer` flag says may be checked as distinct and
+    /// whose cells of the bits of `turned` count as turned.
+    fn add_cage(
+        &mut self,
+        shape: &Shape,
+        tables: &mut Tables,
+        (op, target, factors): (Op, Option<u64>, Option<Factors>),
+        cage: impl Iterator<Item = usize>,
+        killer: bool,
+        turned: u64,
+    ) {
+        let size = self.size;
+        let Layout { cages, cells, apart, parts, cage_of, caged, shared, also, .. } = self;
+        let index = cages.len();
+        let start = (cells.len(), apart.len(), parts.len());
+        for cell in cage {
+            cells.push(cell);
+            if cage_of[cell].is_some() {
+                shared[cell / 64] |= 1 << (cell % 64);
+                also.push((cell, index));
+            } else {
+                cage_of[cell] = Some(index);
+            }
+            caged[cell / 64] |= 1 << (cell % 64);
+        }
+        let mine = &cells[start.0..];
+        // Values turned and values not turned may be equal where the
+        // cells differ, and are in no part.
+        let side = |j: usize| turned >> j & 1;
+        match *mine {
+            _ if turned != 0 => {}
+            [a, b] => pair_parts(shape, a, b, parts),
+            _ if mine.len() <= 64 => cage_parts(shape, mine, parts),
+            _ => {}
+        }
+        if (3..=64).contains(&mine.len()) {
+            apart.extend(mine.iter().enumerate().map(|(i, &a)| {
+                let apart = mine.iter().enumerate().filter(|&(j, &b)| side(i) == side(j) && shape.share(a, b));
+                apart.map(|(j, _)| 1u64 << j).sum::<u64>()
+            }));
+        }
+        let count = mine.len();
+        let full = (1u64 << count.min(63)) - 1;
+        let distinct = killer
+            && turned == 0
+            && (3..=32).contains(&count)
+            && apart[start.1..].iter().enumerate().all(|(j, &a)| a | 1 << j == full);
+        let partners = (count == 2).then(|| tables.partners(op, target, size));
+        let pair_apart = count == 2 && side(0) == side(1) && shape.share(mine[0], mine[1]);
+        let divisors = factors.filter(|_| count <= 64).and_then(|f| tables.divisors(f, size));
+        cages.push(Stored {
+            op,
+            target,
+            factors,
+            divisors,
+            cells: (start.0, cells.len()),
+            apart: (start.1, apart.len()),
+            partners,
+            pair_apart,
+            distinct,
+            turned,
+            parts: (start.2, parts.len()),
+        });
     }
 
     /// The cages of a cell of [`Layout::shared`] after its first.
@@ -482,10 +527,18 @@ impl Layout {
     /// For the cage of index `index`, a pair, what revising it gives
     /// while both its cells have every value: the values each keeps, and
     /// those every completion puts in it (ruled out of the rest of each of
-    /// its parts' groups). `None` for other cages.
+    /// its parts' groups). `None` for other cages, and for pairs with a
+    /// turned cell (see [`CageLayout::turned`]).
     pub fn full_pair(&self, index: usize) -> Option<(u32, u32)> {
         let cage = &self.cages[index];
-        cage.partners.as_ref().map(|table| table.full[usize::from(cage.pair_apart)])
+        let table = cage.partners.as_ref().filter(|_| cage.turned == 0);
+        table.map(|table| table.full[usize::from(cage.pair_apart)])
+    }
+
+    /// Whether the cage of index `index` has turned cells (see
+    /// [`CageLayout::turned`]).
+    pub fn turns(&self, index: usize) -> bool {
+        self.cages[index].turned != 0
     }
 
     /// The cage of index `index` (as in [`Layout::cage_of`]).
@@ -500,6 +553,8 @@ impl Layout {
             apart: &self.apart[cage.apart.0..cage.apart.1],
             partners: cage.partners.as_ref().map_or(&[], |t| &t.partners),
             pair_apart: cage.pair_apart,
+            distinct: cage.distinct,
+            turned: cage.turned,
             parts: &self.parts[cage.parts.0..cage.parts.1],
         }
     }

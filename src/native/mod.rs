@@ -14,6 +14,7 @@
 mod bands;
 mod cage;
 mod derive;
+mod distinct;
 mod divisors;
 mod endgame;
 mod factors;

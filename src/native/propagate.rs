@@ -155,6 +155,17 @@ fn differing<const W: usize>(a: &[Bits<W>], b: &[Bits<W>]) -> u32 {
     a.iter().zip(b).enumerate().fold(0, |mask, (v, (a, b))| mask | u32::from(!same(a, b)) << v)
 }
 
+/// Turns the sets of the cells of the bits of `turned`: value v becomes
+/// N + 1 - v, in an N×N grid of `size` (see [`CageLayout::turned`]).
+fn turn(sets: &mut [u32], turned: u64, size: usize) {
+    let mut bits = turned;
+    while bits != 0 {
+        let j = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        sets[j] = sets[j].reverse_bits() >> (32 - size);
+    }
+}
+
 /// Whether `a` has two cells or more, with no branch on the words: a word
 /// with two bits, or a set bit after a word that had one.
 fn several<const W: usize>(a: &Bits<W>) -> bool {
@@ -875,7 +886,7 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 }
                 self.work.is_dirty[index] = false;
                 found |= match *cells {
-                    [a, b] => self.revise_pair(boards, index, a, b)?,
+                    [a, b] if !layout.turns(index) => self.revise_pair(boards, index, a, b)?,
                     _ => self.revise(boards, index, &layout.cage(index))?,
                 };
                 self.unchange(cells);
@@ -909,8 +920,9 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
         let mut keep = std::mem::take(&mut self.work.keep);
         sets.clear();
         sets.extend(cage.cells.iter().map(|&cell| self.values(boards, cell)));
-        let mut required = std::mem::take(&mut self.work.required);
         let size = self.size();
+        turn(&mut sets, cage.turned, size);
+        let mut required = std::mem::take(&mut self.work.required);
         // Memoised when the sets and the required values each fit in 128 bits.
         let fits = !self.at_root && sets.len() > 2 && cage.parts.len() * size <= 128;
         let packed = if fits { memo::pack(&sets, size) } else { None };
@@ -933,6 +945,8 @@ impl<'a, const W: usize, const N: usize> Propagator<'a, W, N> {
                 }
             }
         }
+        turn(&mut sets, cage.turned, size);
+        turn(&mut keep, cage.turned, size);
         let mut result = Ok(false);
         for ((&cell, &set), &kept) in cage.cells.iter().zip(&sets).zip(&keep) {
             if kept & set == 0 {
