@@ -1,21 +1,21 @@
-//! Sums of values that all differ: a Killer cage, or a `+` cage whose
+//! Sums of values that all differ: a Killer cage, or a derived sum whose
 //! cells share a group, revised over the *sets* of values that reach its
 //! target rather than over tuples. A 5-cell cage of 9×9 candidates has
 //! tens of thousands of tuples but at most 126 sets of 5 values, and a set
-//! is checked at once: the cells can take its values one each exactly
-//! when they can be matched to them.
+//! is tried at once: it stays when it holds only candidates of the cage
+//! and each cell has a candidate in it.
 //!
-//! A value stays in a cell when some set that reaches the target holds it
-//! and can be matched to the cells; across the sets, the values that every
-//! set must put in one part of the cage (only cells of that part can take
-//! them) leave the rest of the part's group.
+//! A value stays in a cell when some set that stays holds it, and the
+//! values of every set that only cells of one part of the cage can take
+//! leave the rest of the part's group. Cheap rather than exact: a set is
+//! not matched to the cells, which the groups' own rules see to.
 
 use std::sync::OnceLock;
 
 use super::layout::Part;
 
-/// Sets of values tried before a revision gives up and leaves the cage to
-/// the general rules: only grids above [`LISTED_UP_TO`] walk.
+/// Nodes of a walk over the sets before a revision gives up and leaves the
+/// cage to the general rules: only grids above [`LISTED_UP_TO`] walk.
 const MOST_STEPS: u32 = 4096;
 
 /// Up to this size, the sets of each count and sum are listed once (for a
@@ -24,7 +24,7 @@ const LISTED_UP_TO: usize = 16;
 
 /// The values each cell of a cage of distinct cells that sums to `target`
 /// can keep (`keep[i]` for `sets[i]`, both as long as the cage) and, as in
-/// `cage::supports`, the values every completion puts in each of `parts`
+/// `cage::supports`, values every completion puts in each of `parts`
 /// (`required`, as long as `parts`), in a grid of `size`. Returns `false`,
 /// with `keep` and `required` untouched, when the sets are too many to try.
 pub(super) fn supports(
@@ -35,10 +35,6 @@ pub(super) fn supports(
     keep: &mut [u32],
     required: &mut [u32],
 ) -> bool {
-    if sets.len() > 32 || parts.len() > 64 {
-        return false;
-    }
-    let mut walk = Walk { sets, parts, keep: [0; 32], required: [u32::MAX; 64], steps: 0, found: false };
     // Cells of one candidate hold it in every set: the other cells share
     // out the rest of the target.
     let (mut fixed, mut fixed_count, mut open) = (0u32, 0u32, 0u32);
@@ -52,23 +48,71 @@ pub(super) fn supports(
     }
     let fixed_sum = sum_of(fixed);
     let need = sets.len() as u32 - fixed_count;
+    let mut found = Found { sets, union: 0, common: 0 };
     if fixed.count_ones() == fixed_count && fixed_sum <= target {
         let (open, rest) = (open & !fixed, target - fixed_sum);
         if size <= LISTED_UP_TO {
             for &set in listed(size, need, rest) {
                 if set & !open == 0 {
-                    walk.try_set(set | fixed);
+                    found.try_set(set | fixed);
                 }
             }
-        } else if !walk.search(open, need, rest, fixed) {
+        } else if !walk(&mut found, open, need, rest, fixed, &mut 0) {
             return false;
         }
     }
-    keep.copy_from_slice(&walk.keep[..sets.len()]);
-    for (k, r) in required.iter_mut().enumerate() {
-        *r = if walk.found { walk.required[k] } else { 0 };
+    for (keep, &set) in keep.iter_mut().zip(sets) {
+        *keep = set & found.union;
+    }
+    for (part, required) in parts.iter().zip(required.iter_mut()) {
+        let outside = sets.iter().enumerate().filter(|&(j, _)| part.cells >> j & 1 == 0);
+        *required = found.common & !outside.fold(0, |acc, (_, &set)| acc | set);
     }
     true
+}
+
+/// The sets of values a cage's cells can hold: their union, and the
+/// values they have in common.
+struct Found<'a> {
+    sets: &'a [u32],
+    union: u32,
+    common: u32,
+}
+
+impl Found<'_> {
+    /// Takes in the set of values `set` if each cell has a candidate in it.
+    fn try_set(&mut self, set: u32) {
+        if self.sets.iter().all(|&s| s & set != 0) {
+            self.common = if self.union == 0 { set } else { self.common & set };
+            self.union |= set;
+        }
+    }
+}
+
+/// Tries the sets of `need` more values from `avail` that add `rest` to
+/// `chosen`, the largest value first, counting the nodes in `steps`.
+/// Returns `false` once the steps run out.
+fn walk(found: &mut Found<'_>, avail: u32, need: u32, rest: u64, chosen: u32, steps: &mut u32) -> bool {
+    *steps += 1;
+    if *steps > MOST_STEPS {
+        return false;
+    }
+    if need == 0 {
+        if rest == 0 {
+            found.try_set(chosen);
+        }
+        return true;
+    }
+    if avail.count_ones() < need || rest < lowest(avail, need) || rest > highest(avail, need) {
+        return true;
+    }
+    let top = 31 - avail.leading_zeros();
+    let v = u64::from(top) + 1;
+    let avail = avail & !(1 << top);
+    if v <= rest && !walk(found, avail, need - 1, rest - v, chosen | 1 << top, steps) {
+        return false;
+    }
+    walk(found, avail, need, rest, chosen, steps)
 }
 
 /// The sets of `count` values of an N×N grid of `size` that sum to `sum`.
@@ -113,123 +157,6 @@ fn sum_of(mut set: u32) -> u64 {
         set &= set - 1;
     }
     sum
-}
-
-/// A search over the sets of values a cage can hold.
-struct Walk<'a> {
-    sets: &'a [u32],
-    parts: &'a [Part],
-    keep: [u32; 32],
-    required: [u32; 64],
-    steps: u32,
-    /// Whether some set was matched to the cells.
-    found: bool,
-}
-
-impl Walk<'_> {
-    /// Tries the sets of `need` more values from `avail` that add `rest`
-    /// to `chosen`, the largest value first. Returns `false` once the
-    /// steps run out.
-    fn search(&mut self, avail: u32, need: u32, rest: u64, chosen: u32) -> bool {
-        self.steps += 1;
-        if self.steps > MOST_STEPS {
-            return false;
-        }
-        if need == 0 {
-            if rest == 0 {
-                self.try_set(chosen);
-            }
-            return true;
-        }
-        if avail.count_ones() < need || rest < lowest(avail, need) || rest > highest(avail, need) {
-            return true;
-        }
-        let top = 1u32 << (31 - avail.leading_zeros());
-        let v = u64::from(31 - avail.leading_zeros()) + 1;
-        if v <= rest && !self.search(avail & !top, need - 1, rest - v, chosen | top) {
-            return false;
-        }
-        self.search(avail & !top, need, rest, chosen)
-    }
-
-    /// Takes in the set of values `set` if the cells can hold it, one
-    /// value each: each cell keeps the values it takes in some way of
-    /// holding it.
-    fn try_set(&mut self, set: u32) {
-        let Some(owner) = matching(self.sets, set) else { return };
-        self.found = true;
-        let n = self.sets.len();
-        // `reach[c]`: the cells whose values cell c can take, moving each
-        // of them on to another one's, and so on.
-        let mut reach = [0u32; 32];
-        for (c, r) in reach.iter_mut().enumerate().take(n) {
-            let mut open = self.sets[c] & set;
-            while open != 0 {
-                let v = open.trailing_zeros() as usize;
-                open &= open - 1;
-                *r |= 1 << owner[v];
-            }
-            *r &= !(1 << c);
-        }
-        for m in 0..n {
-            for c in 0..n {
-                if reach[c] >> m & 1 == 1 {
-                    reach[c] |= reach[m];
-                }
-            }
-        }
-        // Cell c can take value v when v is its own, or when the cell
-        // holding v can reach c: each cell on that cycle moves on by one.
-        let mut held = [0u32; 32];
-        for (c, h) in held.iter_mut().enumerate().take(n) {
-            let mut open = self.sets[c] & set;
-            while open != 0 {
-                let v = open.trailing_zeros() as usize;
-                open &= open - 1;
-                let holder = usize::from(owner[v]);
-                if holder == c || reach[holder] >> c & 1 == 1 {
-                    *h |= 1 << v;
-                }
-            }
-            self.keep[c] |= *h;
-        }
-        for (k, part) in self.parts.iter().enumerate() {
-            // The values of the set that only cells of the part can take.
-            let outside = (0..n).filter(|&j| part.cells >> j & 1 == 0);
-            let elsewhere = outside.fold(0, |acc, j| acc | held[j]);
-            self.required[k] &= set & !elsewhere;
-        }
-    }
-}
-
-/// A way for the cells to take a value of `set` each (`set` has as many
-/// values as there are cells), if there is one: the cell that takes each
-/// value (`owner[v - 1]`), by augmenting paths.
-fn matching(sets: &[u32], set: u32) -> Option<[u8; 32]> {
-    let mut owner = [u8::MAX; 32];
-    (0..sets.len())
-        .all(|cell| {
-            let mut seen = 0u32;
-            augment(sets, set, cell, &mut owner, &mut seen)
-        })
-        .then_some(owner)
-}
-
-/// Finds a value of `set` for `cell`, moving other cells to other values
-/// as needed; `seen` holds the values already tried on this path.
-fn augment(sets: &[u32], set: u32, cell: usize, owner: &mut [u8; 32], seen: &mut u32) -> bool {
-    let mut open = sets[cell] & set & !*seen;
-    while open != 0 {
-        let v = open.trailing_zeros() as usize;
-        open &= open - 1;
-        *seen |= 1 << v;
-        let holder = owner[v];
-        if holder == u8::MAX || augment(sets, set, usize::from(holder), owner, seen) {
-            owner[v] = cell as u8;
-            return true;
-        }
-    }
-    false
 }
 
 /// The sum of the `n` smallest values of `set` (which has that many).
@@ -296,19 +223,22 @@ mod tests {
         assert_eq!(required, [0], "no value is sure to be in the first two cells");
         let sets = [set(&[6, 8]), set(&[6, 8]), set(&[1, 2, 3, 4, 5, 6, 7, 8, 9])];
         assert!(supports(&sets, 23, 9, &parts, &mut keep, &mut required));
-        assert_eq!(keep, [set(&[6, 8]), set(&[6, 8]), set(&[9])]);
-        assert_eq!(required, [set(&[6, 8])]);
+        // The third cell's 6 and 8 are left to the group's rules.
+        assert_eq!(keep, [set(&[6, 8]), set(&[6, 8]), set(&[6, 8, 9])]);
+        let sets = [set(&[6, 8]), set(&[6, 8, 9]), set(&[1, 2, 3, 9])];
+        assert!(supports(&sets, 23, 9, &parts, &mut keep, &mut required));
+        assert_eq!(required, [set(&[6, 8])], "only the first two cells can hold 6 and 8");
     }
 
     #[test]
-    fn cells_that_cannot_be_matched_to_a_set_rule_it_out() {
-        // {1, 2, 9} sums to 12 but the first two cells both hold only 1.
-        let sets = [set(&[1, 3]), set(&[1, 3]), set(&[1, 2, 8, 9])];
+    fn a_set_that_leaves_a_cell_nothing_is_ruled_out() {
+        // {3, 1, 8} sums to 12 but leaves the first two cells nothing.
+        let sets = [set(&[1, 2]), set(&[1, 2]), set(&[3, 9])];
         let (mut keep, mut required) = ([0; 3], [0; 0]);
         assert!(supports(&sets, 12, 9, &[], &mut keep, &mut required));
-        assert_eq!(keep, [set(&[1, 3]), set(&[1, 3]), set(&[8])]);
+        assert_eq!(keep, [set(&[1, 2]), set(&[1, 2]), set(&[9])]);
         assert!(supports(&[set(&[1]), set(&[1]), set(&[9])], 11, 9, &[], &mut keep, &mut required));
-        assert_eq!(keep, [0; 3]);
+        assert_eq!(keep, [0; 3], "two cells cannot both hold 1");
     }
 
     #[test]
@@ -320,8 +250,8 @@ mod tests {
     }
 
     proptest! {
-        /// A value is kept exactly when some completion has it, and
-        /// required of a part exactly when every completion puts it there.
+        /// Every value of a completion is kept, and a value required of a
+        /// part is there in every completion.
         #[test]
         fn agrees_with_trying_every_tuple(
             sets in prop::collection::vec(1u32..(1 << 7), 3..=5),
@@ -332,8 +262,12 @@ mod tests {
             let (mut keep, mut required) = (vec![0; sets.len()], vec![0; 1]);
             prop_assert!(supports(&sets, target, 7, &parts, &mut keep, &mut required));
             let (exact, in_every) = by_tuples(&sets, target, &parts);
-            prop_assert_eq!(keep, exact);
-            prop_assert_eq!(required, in_every);
+            for i in 0..sets.len() {
+                prop_assert_eq!(exact[i] & !keep[i], 0, "cell {} lost a value of a completion", i);
+            }
+            // With no completion, any value is in every one.
+            let none = exact.contains(&0);
+            prop_assert!(none || required[0] & !in_every[0] == 0, "required beyond every completion");
         }
     }
 }
