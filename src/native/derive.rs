@@ -7,10 +7,10 @@
 //! groups, when those do not overlap, like boxes) holds each value K
 //! times, so its values sum to K·N(N+1)/2. Take the cages of known sum
 //! (`+` cages and givens) so that none shares a cell with another, and
-//! give the region some of them: those inside it, those with most of
-//! their cells in it, or all that reach into it. The region's cells that
-//! no cage given to it covers (the *innies*) less those cages' cells
-//! outside it (the *outies*) sum to the region's sum less the cages'.
+//! give the region some of them: those with most of their cells in it, or
+//! all that reach into it. The region's cells that no cage given to it
+//! covers (the *innies*) less those cages' cells outside it (the
+//! *outies*) sum to the region's sum less the cages'.
 
 use super::factors;
 use super::tuning::DERIVED_MOST_CELLS;
@@ -39,19 +39,17 @@ pub(super) fn derived(puzzle: &Puzzle) -> Vec<Derived> {
     for (inside, count) in regions(puzzle) {
         let total = (n * (n + 1) / 2 * count) as i64;
         let within = |cells: &[usize]| cells.iter().filter(|&&c| inside[c]).count();
-        let mut given_to: [Vec<usize>; 3] = Default::default();
+        // The cages with most of their cells in the region, and all that
+        // reach into it.
+        let mut given_to: [Vec<usize>; 2] = Default::default();
         for (k, (cells, _)) in known.iter().enumerate() {
             let w = within(cells);
-            if w == 0 {
-                continue;
-            }
-            if w == cells.len() {
+            if 2 * w > cells.len() {
                 given_to[0].push(k);
             }
-            if 2 * w > cells.len() {
+            if w > 0 {
                 given_to[1].push(k);
             }
-            given_to[2].push(k);
         }
         for chosen in &given_to {
             let mut covered = vec![false; n * n];
