@@ -8,17 +8,19 @@
 #   scripts/speed.sh instructions [LIMIT] FILE…
 #                                       callgrind's instruction counts (needs
 #                                       valgrind): repeatable on a busy machine
-#   scripts/speed.sh killers [FILE]     each Killer string of FILE (default the
-#                                       shared forum corpus) proved unique by
-#                                       native, SAT and ISS, in turns a puzzle;
-#                                       TIMEOUT seconds each (default 600)
+#   scripts/speed.sh killers [FILE]     each Killer of FILE (default
+#                                       benches/killer/forum-42.txt) told
+#                                       unique or not by native, SAT and ISS,
+#                                       in turns a puzzle; TIMEOUT seconds
+#                                       each (default 600)
 #
-# `table` runs on what the repository ships (puzzles/ and puzzles that
-# `cagey generate` makes), one thread, medians of RUNS runs (default 5).
-# Peers join when they are there: the `sudoku` crate's harness
-# (../shared/peers/sudoku-crate, built with `cargo build --release` there)
-# and CP-SAT (CPSAT="PYTHON SCRIPT", default /tmp/ortools/bin/python with
-# ../shared/peers/cpsat_kenken.py). A missing peer leaves a `-`.
+# `table` runs on what the repository ships (puzzles/, benches/ and puzzles
+# that `cagey generate` makes), one thread, medians of RUNS runs (default
+# 5). Peers join when they are there: the `sudoku` crate's harness
+# (../shared/peers/sudoku-crate, built with `cargo build --release` there),
+# CP-SAT (CPSAT="PYTHON SCRIPT", default /tmp/ortools/bin/python with
+# ../shared/peers/cpsat_kenken.py) and ISS (../shared/peers/iss, run by
+# node). A missing peer leaves a `-`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
@@ -76,26 +78,49 @@ kenken_row() { # label, file, limit
     printf '| %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "$peer"
 }
 
-# A row of generated puzzles: each seed's time through the command line.
-generated_row() { # label, generate arguments, limit
-    local label=$1 gen=$2 limit=$3 cells=()
-    for backend in native sat; do
-        local times=""
-        for seed in 1 2 3 4 5; do
-            # shellcheck disable=SC2086
-            "$cagey" generate $gen --seed "$seed" >"$tmp/g.txt"
-            local start end
-            start=$(date +%s%N)
-            if timeout 60 "$cagey" count --jobs 1 --backend "$backend" --limit "$limit" "$tmp/g.txt" >/dev/null; then
-                end=$(date +%s%N)
-                times="$times $(awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }')"
-            else
-                times="$times >60"
-            fi
-        done
-        cells+=("${times# } s")
+# A row of generated puzzles: each seed's time through the command line,
+# `count --limit LIMIT` on each backend, and CP-SAT's, each once and cut at
+# 60 s.
+generated_row() { # label, generate arguments, limit, seeds
+    local label=$1 gen=$2 limit=$3 seeds=$4 cells=() peer=-
+    for seed in $seeds; do
+        # shellcheck disable=SC2086
+        "$cagey" generate $gen --seed "$seed" >"$tmp/g.$seed.txt"
     done
-    printf '| %s | %s | %s | - |\n' "$label" "${cells[0]}" "${cells[1]}"
+    for backend in native sat; do
+        cells+=("$(for seed in $seeds; do
+            timed 60 "$cagey" count --jobs 1 --backend "$backend" --limit "$limit" "$tmp/g.$seed.txt"
+        done | xargs) s")
+    done
+    if [ -x "${cpsat%% *}" ] && [ -f "${cpsat##* }" ]; then
+        peer="CP-SAT $(for seed in $seeds; do
+            timeout 60 $cpsat --limit "$limit" "$tmp/g.$seed.txt" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p' | grep . ||
+                echo ">60"
+        done | xargs) s"
+    fi
+    printf '| %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "$peer"
+}
+
+# A row of `generate` runs: each seed's time to make the puzzle.
+generate_row() { # label, generate arguments, seeds
+    local label=$1 gen=$2 seeds=$3
+    # shellcheck disable=SC2086
+    printf '| %s | %s s | - | - |\n' "$label" "$(for seed in $seeds; do
+        timed 120 "$cagey" generate $gen --seed "$seed"
+    done | xargs)"
+}
+
+# The seconds a command takes, or `>LIMIT` when it is cut there.
+timed() { # LIMIT COMMAND…
+    local limit=$1 start end
+    shift
+    start=$(date +%s%N)
+    if timeout "$limit" "$@" >/dev/null 2>&1; then
+        end=$(date +%s%N)
+        awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }'
+    else
+        echo ">$limit"
+    fi
 }
 
 table() {
@@ -107,8 +132,13 @@ table() {
     sudoku_row "a Sudoku with 1,555 solutions, count" puzzles/sudoku/serg-1555-solutions.txt all solutions countall
     kenken_row "30 Keen 9×9 unreasonable, prove unique" puzzles/kenken/keen-9x9-u.txt 2
     kenken_row "the same, no-op, count every solution" puzzles/kenken/keen-9x9-u-noop.txt all
-    generated_row "\`generate --size 25\`, seeds 1–5, prove unique" "--size 25" 2
-    generated_row "\`generate --size 20 --noop\`, seeds 1–5, prove unique" "--size 20 --noop" 2
+    killer_row "42 forum Killers (benches/), prove unique" benches/killer/forum-42.txt
+    killer_row "5 harder forum Killers (benches/), unique or not" benches/killer/forum-hard-5.txt
+    generated_row "\`generate --size 25\`, seeds 1–10, count to 2" "--size 25" 2 "$(seq 10 | xargs)"
+    generated_row "\`generate --size 25 --noop\`, seeds 1–10, count to 2" "--size 25 --noop" 2 "$(seq 10 | xargs)"
+    generated_row "\`generate --size 20 --noop\`, seeds 1–5, count to 2" "--size 20 --noop" 2 "1 2 3 4 5"
+    generate_row "\`generate --size 25 --unique\`, seeds 1–5" "--size 25 --unique" "1 2 3 4 5"
+    generate_row "\`generate --size 25 --noop --unique\`, seeds 1–5" "--size 25 --noop --unique" "1 2 3 4 5"
     echo
     echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); medians of $runs runs; one thread."
 }
@@ -150,49 +180,104 @@ instructions() { # [LIMIT] FILE…: the solving's instructions and mispredicted 
     done
 }
 
-# Each Killer string proved unique by native, SAT and (when node and the
-# shared copy are there) ISS, in turns a puzzle; then, for each, how many it
-# proved, and the median, worst and sum of their times. cagey's times are
-# the whole command, ISS's its solve without node's start-up (its own `ms`).
+# The puzzles of FILE, one file each, in DIR/p.1, DIR/p.2, …: a killer
+# string is a puzzle, and so is each `# N` header with its lines.
+split_puzzles() { # FILE DIR
+    rm -f "$2"/p.*
+    awk -v dir="$2" '
+        /^[^#[:space:]][^[:space:]]*$/ && length($0) >= 81 { n++; print > (dir "/p." n); next }
+        /^# [0-9]/ { n++ }
+        n && !/^#/ { print > (dir "/p." n) }
+        /^# [0-9]/ { print > (dir "/p." n) }' "$1"
+}
+
+# A puzzle file as ISS reads it: a killer string as it is, neknek `+` cages
+# and `!` givens as its `.Cage~SUM~R1C1…` and `.~R1C1_V` constraints.
+iss_input() { # FILE
+    awk '/^[^#[:space:]][^[:space:]]*$/ { printf "%s", $0; next }
+        /^[+!]/ {
+            printf "%s", ($1 == "+" ? ".Cage~" $2 : ".")
+            for (i = 3; i <= NF; i++) {
+                r = index("ABCDEFGHIJKLMNOPQRSTUVWXY", substr($i, 1, 1))
+                printf ($1 == "+" ? "~R%dC%s" : "~R%dC%s_" $2), r, substr($i, 2)
+            }
+        }' "$1"
+}
+
+# ISS's time to tell whether one puzzle file is unique (its own `ms`,
+# without node's start-up), in seconds, or what it said if it could not
+# tell; `-` without node or ISS.
+iss_seconds() { # FILE
+    local iss=../shared/peers/iss input
+    input=$(iss_input "$1")
+    if command -v node >/dev/null && [ -d "$iss" ]; then
+        (cd "$iss" && node tools/perf/benchmark_puzzles.js --max-backtracks none --solutions 2 --input "$input") | awk '$1 == "input" { printf ($2 ~ /^(unique|multiple)$/ ? "%.3f" : $2), $7 / 1000 }'
+    else
+        echo -
+    fi
+}
+
+# cagey's time to tell whether one puzzle file is unique, the whole
+# command, or what it said (and the limit) if it could not tell in LIMIT
+# seconds.
+cagey_seconds() { # FILE BACKEND LIMIT
+    local start end verdict
+    start=$(date +%s%N)
+    verdict=$("$cagey" unique --jobs 1 --backend "$2" --timeout "$3" "$1" 2>/dev/null | head -1) || true
+    end=$(date +%s%N)
+    if [ "$verdict" = unique ] || [ "$verdict" = multiple ]; then
+        awk -v d=$((end - start)) 'BEGIN { printf "%.3f", d / 1e9 }'
+    else
+        echo "${verdict:-?} (>$3)"
+    fi
+}
+
+# Each puzzle of FILE (default the forum Killers of benches/) told unique
+# or not by native, SAT and ISS, in turns a puzzle; then, for each, how
+# many it answered, and the median, worst and sum of their times. cagey's times are
+# the whole command, ISS's its solve without node's start-up.
 killers() { # [FILE]
-    local file=${1:-../shared/corpora/killer/tarek-42.txt} limit=${TIMEOUT:-600} iss=../shared/peers/iss
+    local file=${1:-benches/killer/forum-42.txt} limit=${TIMEOUT:-600}
     build
+    split_puzzles "$file" "$tmp"
     echo "| # | native s | SAT s | ISS s |"
     echo "|---|---|---|---|"
-    local k=0
-    while read -r line; do
-        case $line in '' | '#'*) continue ;; esac
-        k=$((k + 1))
-        local row="| $k"
-        for backend in native sat; do
-            local start end verdict
-            start=$(date +%s%N)
-            verdict=$(echo "$line" | "$cagey" unique --jobs 1 --backend "$backend" --timeout "$limit" - | head -1) || true
-            end=$(date +%s%N)
-            if [ "$verdict" = unique ]; then
-                row="$row | $(awk -v d=$((end - start)) 'BEGIN { printf "%.3f", d / 1e9 }')"
-            else
-                row="$row | ${verdict:-?} (>$limit)"
-            fi
-        done
-        if command -v node >/dev/null && [ -d "$iss" ]; then
-            row="$row | $( (cd "$iss" && node tools/perf/benchmark_puzzles.js --max-backtracks none --solutions 2 \
-                --input "$line") | awk '$1 == "input" { printf ($2 == "unique" ? "%.3f" : $2), $7 / 1000 }')"
-        else
-            row="$row | -"
-        fi
-        echo "$row |"
-    done <"$file" | tee "$tmp/killers"
+    local k
+    for k in $(seq "$(find "$tmp" -name 'p.*' | wc -l)"); do
+        echo "| $k | $(cagey_seconds "$tmp/p.$k" native "$limit") | $(cagey_seconds "$tmp/p.$k" sat "$limit") | $(iss_seconds "$tmp/p.$k") |"
+    done | tee "$tmp/killers"
     k=$(grep -c '^| [0-9]' "$tmp/killers")
     echo
-    echo "| solver | proved unique | median s | worst s | sum s |"
+    echo "| solver | answered | median s | worst s | sum s |"
     echo "|---|---|---|---|---|"
     for column in 3 4 5; do
         awk -F'|' -v c="$column" '$c ~ /^ [0-9.]+ $/ { print $c + 0 }' "$tmp/killers" >"$tmp/times"
+        [ -s "$tmp/times" ] || echo - >"$tmp/times"
         printf '| %s | %s of %s | %s | %s | %s |\n' "$(echo "native SAT ISS" | cut -d' ' -f$((column - 2)))" \
-            "$(wc -l <"$tmp/times")" "$k" "$(median %.3f <"$tmp/times")" "$(sort -g "$tmp/times" | tail -1)" \
+            "$(grep -c '[0-9]' "$tmp/times")" "$k" "$(median %.3f <"$tmp/times")" "$(sort -g "$tmp/times" | tail -1)" \
             "$(awk '{ s += $1 } END { printf "%.2f", s }' "$tmp/times")"
     done
+}
+
+# A Killer row of the table: each puzzle's median time over RUNS runs,
+# native and ISS in turns; then the sum of the medians and the worst.
+# SAT proves each once, within 10 s.
+killer_row() { # label, file
+    local label=$1 file=$2 k n
+    split_puzzles "$file" "$tmp"
+    n=$(find "$tmp" -name 'p.*' | wc -l)
+    for k in $(seq "$n"); do
+        for _ in $(seq "$runs"); do
+            echo "$(cagey_seconds "$tmp/p.$k" native 600) $(iss_seconds "$tmp/p.$k")"
+        done >"$tmp/rounds"
+        echo "$(awk '{ print $1 }' "$tmp/rounds" | median %.3f) $(awk '{ print $2 }' "$tmp/rounds" | median %.3f)" \
+            "$(cagey_seconds "$tmp/p.$k" sat 10)"
+    done >"$tmp/medians"
+    local sat peer=-
+    sat="$(awk '$3 ~ /^[0-9.]+$/' "$tmp/medians" | wc -l) of $n within 10 s"
+    summary() { awk -v c="$1" '{ s += $c; if ($c > w) w = $c } END { printf "sum %.2f s, worst %.3f s", s, w }' "$tmp/medians"; }
+    awk '$2 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }' "$tmp/medians" && peer="ISS $(summary 2)"
+    printf '| %s | %s | %s | %s |\n' "$label" "$(summary 1)" "$sat" "$peer"
 }
 
 case ${1:-table} in
