@@ -117,7 +117,7 @@ timed() { # LIMIT COMMAND…
     start=$(date +%s%N)
     if timeout "$limit" "$@" >/dev/null 2>&1; then
         end=$(date +%s%N)
-        awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1e9 }'
+        awk -v d=$((end - start)) 'BEGIN { printf "%.2f\n", d / 1e9 }'
     else
         echo ">$limit"
     fi

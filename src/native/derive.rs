@@ -154,7 +154,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::puzzle::{BoxShape, Cage, Cell};
+    use crate::puzzle::{Cage, Cell, Group};
 
     fn cage(op: Op, target: u64, cells: &[(usize, usize)]) -> Cage {
         Cage::new(op, target, cells.iter().map(|&(r, c)| Cell::new(r, c)).collect()).unwrap().with_distinct(true)
@@ -246,7 +246,12 @@ mod tests {
             let op = if next(3) == 0 { Op::Any } else { Op::Add };
             cages.push(Cage::new(op, sum as u64, cells).unwrap().with_distinct(true));
         }
-        let boxes = BoxShape { rows, cols }.groups(n);
+        let boxes = (0..n)
+            .map(|b| {
+                let (top, left) = (b / rows * rows, b % rows * cols);
+                Group::new((0..n).map(|i| Cell::new(top + i / cols, left + i % cols)).collect())
+            })
+            .collect();
         (Puzzle::new(n, boxes, cages).unwrap(), grid)
     }
 

@@ -13,14 +13,7 @@
 use std::sync::OnceLock;
 
 use super::layout::Part;
-
-/// Nodes of a walk over the sets before a revision gives up and leaves the
-/// cage to the general rules: only grids above [`LISTED_UP_TO`] walk.
-const MOST_STEPS: u32 = 4096;
-
-/// Up to this size, the sets of each count and sum are listed once (for a
-/// 16×16, 65,536 sets); above, they are walked for each revision.
-const LISTED_UP_TO: usize = 16;
+use super::tuning::{LISTED_UP_TO, MOST_STEPS};
 
 /// The values each cell of a cage of distinct cells that sums to `target`
 /// can keep (`keep[i]` for `sets[i]`, both as long as the cage) and, as in

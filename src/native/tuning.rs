@@ -21,7 +21,8 @@
 //! | [`LOOSE_AFTER_NODES`], [`LOOSE_NODES_A_FAILURE`] | 16, 4 | when the endgame takes every node it can |
 //! | [`MEMO_BITS`] | 12, 14 | the support cache's size, up to and above 9×9 |
 //! | [`ASK_EVERY`] | 64 | how often a search asks whether to stop |
-//! | [`DERIVED_MOST_CELLS`] | 6 | larger derived cages prune little and cost revisions |
+//! | [`DERIVED_MOST_CELLS`] | 6 | larger derived sums prune little and cost revisions |
+//! | [`LISTED_UP_TO`], [`MOST_STEPS`] | 16, 4,096 | Killer sets listed once up to 16×16, else walked within a bound |
 
 /// Up to this size, the root revises the two-cell cages before the larger
 /// ones. In the search that order grows the trees (the weights learnt from
@@ -104,7 +105,17 @@ pub(super) const MEMO_BITS: [u32; 2] = [12, 14];
 /// Failures (or probes) between two questions to the caller's `give_up`.
 pub(super) const ASK_EVERY: u64 = 64;
 
-/// Cages derived from the law of leftovers (`derive.rs`) are kept when they
-/// have at most this many cells: on the forum Killers, 6 proves all 42 in
-/// the least time (3 and 4 lose most of the gain, 7 a little of it).
+/// Sums derived from the law of leftovers (`derive.rs`) are kept when they
+/// have at most this many cells: on the forum Killers, 5 and 6 prove all
+/// 42 in the least time (4 loses some of the gain, 7 and more most of it).
 pub(super) const DERIVED_MOST_CELLS: usize = 6;
+
+/// Up to this size, the sets of values of each count and sum that Killer
+/// cages are checked by (`distinct.rs`) are listed once (for a 16×16,
+/// 65,536 sets); above, they are walked for each revision.
+pub(super) const LISTED_UP_TO: usize = 16;
+
+/// Nodes of a walk over the sets of values of a Killer cage above
+/// [`LISTED_UP_TO`] before the revision gives up and leaves the cage to
+/// the general rules of sums.
+pub(super) const MOST_STEPS: u32 = 4096;
