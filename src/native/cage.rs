@@ -79,17 +79,16 @@ pub(super) fn supports(
             let exact = combinations.is_some() && !cage.apart.is_empty();
             // A sum of values that all differ, too wide to check exactly
             // by tuples, is checked by sets of values (see `distinct.rs`).
-            let by_sets = |required: &mut Vec<u32>, keep: &mut Vec<u32>| {
-                let t = target.filter(|_| op == Op::Add && cage.distinct && !exact);
+            let killer_sum = target.filter(|_| op == Op::Add && cage.distinct && !exact);
+            let by_sets = killer_sum.is_some_and(|t| {
                 required.resize(cage.parts.len(), 0);
-                let done = t.is_some_and(|t| distinct::supports(sets, t, size, cage.parts, keep, required));
-                if !done {
-                    required.clear();
-                }
-                done
-            };
-            if by_sets(required, keep) {
-            } else if exact {
+                distinct::supports(sets, t, size, cage.parts, keep, required)
+            });
+            if by_sets {
+                return;
+            }
+            required.clear();
+            if exact {
                 required.resize(cage.parts.len(), u32::MAX);
                 match listed {
                     Some(listed) => listed.supports(sets, keep, required),
@@ -101,7 +100,6 @@ pub(super) fn supports(
                     required.fill(0);
                 }
             } else {
-                required.clear();
                 if let Some(goal) = sum_goal {
                     sum_support(sets, goal, keep);
                 }
