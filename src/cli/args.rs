@@ -445,8 +445,9 @@ pub struct SolverArgs {
 /// The bounds on the SAT encoding: of one cage, and of the whole formula.
 #[derive(Clone, Copy, Debug, Args)]
 pub struct TupleLimit {
-    /// Refuse to encode for SAT a cage with more allowed tuples than this (with --backend sat,
-    /// and in cnf, check and fuzz, where fuzz counts such cases as skipped).
+    /// Refuse to encode for SAT a cage whose allowed tuples take more than N arcs of a decision
+    /// diagram (with --backend sat, and in cnf, check and fuzz, where fuzz counts such cases as
+    /// skipped).
     #[arg(long, value_name = "N", default_value_t = Solver::DEFAULT_TUPLE_LIMIT)]
     pub tuple_limit: usize,
 

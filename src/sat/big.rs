@@ -1,4 +1,4 @@
-//! Whole numbers of any size, just as much of them as tuple generation
+//! Whole numbers of any size, just as much of them as a cage's diagram
 //! needs: read from decimal, multiplied and divided exactly by a value,
 //! compared.
 
@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 /// A whole number in base 2^32 limbs, least significant first, with no
 /// zero limb at the top (zero has no limbs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Big {
     limbs: Vec<u32>,
 }

@@ -2,25 +2,23 @@
 //!
 //! Variable `(r·N + c)·N + v` (DIMACS numbering, from 1) is true when row
 //! `r`, column `c` (both 0-based) holds value `v` (1-based); these N³ cell
-//! variables come first, and one variable per allowed cage tuple follows.
+//! variables come first; the variables of the cages' diagrams follow.
 //!
 //! - every cell takes exactly one value;
 //! - two cells that share a group never take the same value, and every
 //!   value appears in every group of N cells;
 //! - a one-cell cage is a unit clause (the empty clause if its target is
 //!   no value of the grid);
-//! - a larger cage is its list of allowed tuples (see `tuples.rs`), leaving
-//!   out values given to a cell that shares a group with the tuple's: each
-//!   tuple variable implies its cell values, the cage needs one of its
-//!   tuples, and each cell value implies one of the tuples that support it
-//!   or is forbidden outright if none does (a support encoding, so unit
-//!   propagation is as strong as arc consistency on the cage).
+//! - a larger cage is the decision diagram of its allowed tuples (see
+//!   `diagram.rs`), leaving out values given to a cell that shares a group
+//!   with the tuple's, encoded so that unit propagation is as strong as arc
+//!   consistency on the cage (see [`Encoder::diagram`]).
 
 use itertools::Itertools;
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
+use super::diagram::{CageShape, Diagram, Refused, diagram};
 use super::error::{Bounds, SatError};
-use super::tuples::{CageShape, Refused, allowed_tuples};
 use crate::puzzle::{Cage, Grid, Puzzle};
 
 /// A puzzle's CNF with what is needed to read a model back and to split
@@ -251,43 +249,104 @@ impl Encoder {
             .collect();
         let target = cage.target().digits();
         let shape = CageShape { op: cage.op(), target, size: n as u8, apart: &pairs, domains: &domains };
-        let tuples = allowed_tuples(&shape, tuple_limit).map_err(|refused| {
+        let diagram = diagram(&shape, tuple_limit).map_err(|refused| {
             let (cage, first_cell, cells) = (index, cage.cells()[0], members.len());
             match refused {
                 Refused::TooMany => SatError::TooManyTuples { cage, first_cell, cells, limit: tuple_limit },
                 Refused::TooLong(steps) => SatError::TuplesTooLong { cage, first_cell, cells, steps },
             }
         })?;
-        // Each tuple: its variable in the clause of the cage, a clause to
-        // each of its cells, and a place in each cell value's support.
-        let literals = tuples.len() as u64 * (3 * members.len() as u64 + 1) + (members.len() * n) as u64;
+        // Each arc: at most three binary clauses and a place in two
+        // supports; each cell value: its support.
+        let literals = diagram.arc_count() as u64 * 8 + (members.len() * (n + 1)) as u64;
         let bytes = (before + literals).saturating_mul(BYTES_PER_LITERAL);
         if let Some(budget) = bounds.memory.filter(|&budget| bytes > budget) {
             let (cage, first_cell) = (index, cage.cells()[0]);
             return Err(SatError::TooLarge { cage, first_cell, bytes, budget });
         }
-        self.support(&members, &tuples);
+        if diagram.is_empty() {
+            self.formula.add_clause(&[]);
+        } else {
+            self.diagram(&members, &diagram);
+        }
         Ok(literals)
     }
 
-    /// The support encoding of a cage's allowed tuples: one variable per
-    /// tuple, which implies its cell values; some tuple holds; and each
-    /// cell value implies one of the tuples that support it.
-    fn support(&mut self, members: &[usize], tuples: &[Vec<u8>]) {
-        let tuple_vars: Vec<Var> = (0..tuples.len()).map(|_| self.formula.new_var()).collect();
-        self.formula.add_clause(&tuple_vars.iter().map(|t| t.positive()).collect::<Vec<_>>());
-        for (tuple, t) in tuples.iter().zip(&tuple_vars) {
-            for (&cell, &v) in members.iter().zip(tuple) {
-                self.formula.add_clause(&[t.negative(), self.x(cell, v.into()).positive()]);
+    /// A cage's diagram as clauses on which unit propagation is as strong
+    /// as arc consistency on the cage: a variable for each arc and node;
+    /// an arc implies its cell value and both its nodes; a node implies
+    /// one of the arcs that leave it and one of those that reach it; a
+    /// cell value implies one of the arcs of its value in its layer. The
+    /// root and the end always hold and need no variable; an arc from the
+    /// root is its cell value, a node with one arc in is that arc, and an
+    /// arc alone out of its node is that node.
+    fn diagram(&mut self, members: &[usize], diagram: &Diagram) {
+        let n = self.n;
+        // A node's literal; `None` for the root and the end, which hold.
+        let mut nodes: Vec<Option<Lit>> = vec![None];
+        for (layer, (&cell, arcs)) in members.iter().zip(&diagram.arcs).enumerate() {
+            let next_count = diagram.nodes[layer + 1] as usize;
+            let mut out_degree = vec![0u32; nodes.len()];
+            let mut in_degree = vec![0u32; next_count];
+            for arc in arcs {
+                out_degree[arc.from as usize] += 1;
+                in_degree[arc.to as usize] += 1;
             }
-        }
-        for (i, &cell) in members.iter().enumerate() {
-            for v in 1..=self.n {
-                let mut clause = vec![self.x(cell, v).negative()];
-                let supports = tuples.iter().zip(&tuple_vars).filter(|(t, _)| usize::from(t[i]) == v);
-                clause.extend(supports.map(|(_, t)| t.positive()));
-                self.formula.add_clause(&clause);
+            let lits: Vec<Lit> = arcs
+                .iter()
+                .map(|arc| {
+                    let value = self.x(cell, arc.value.into()).positive();
+                    match nodes[arc.from as usize] {
+                        // The root's arcs differ in value: each is its value.
+                        None => value,
+                        Some(node) if out_degree[arc.from as usize] == 1 => {
+                            self.formula.add_clause(&[!node, value]);
+                            node
+                        }
+                        Some(node) => {
+                            let lit = self.formula.new_var().positive();
+                            self.formula.add_clause(&[!lit, node]);
+                            self.formula.add_clause(&[!lit, value]);
+                            lit
+                        }
+                    }
+                })
+                .collect();
+            for (from, degree) in out_degree.iter().enumerate() {
+                if let Some(node) = nodes[from].filter(|_| *degree > 1) {
+                    let mut clause = vec![!node];
+                    clause.extend(arcs.iter().zip(&lits).filter(|(arc, _)| arc.from as usize == from).map(|(_, &l)| l));
+                    self.formula.add_clause(&clause);
+                }
             }
+            for v in 1..=n {
+                let value = self.x(cell, v).positive();
+                let mut clause = vec![!value];
+                clause.extend(arcs.iter().zip(&lits).filter(|(arc, _)| usize::from(arc.value) == v).map(|(_, &l)| l));
+                if clause.len() != 2 || clause[1] != value {
+                    self.formula.add_clause(&clause);
+                }
+            }
+            if layer + 1 == members.len() {
+                break;
+            }
+            nodes = (0..next_count)
+                .map(|to| {
+                    let reaching =
+                        || arcs.iter().zip(&lits).filter(move |(arc, _)| arc.to as usize == to).map(|(_, &l)| l);
+                    if in_degree[to] == 1 {
+                        return reaching().next();
+                    }
+                    let node = self.formula.new_var().positive();
+                    for arc in reaching() {
+                        self.formula.add_clause(&[!arc, node]);
+                    }
+                    let mut clause = vec![!node];
+                    clause.extend(reaching());
+                    self.formula.add_clause(&clause);
+                    Some(node)
+                })
+                .collect();
         }
     }
 }

@@ -1,30 +1,28 @@
-//! Enumeration with a bounded clause database.
+//! Enumeration with a bounded clause database and one call a solution.
 //!
-//! The first [`BLOCKED`] solutions are each ruled out by a clause over the
-//! cells, as usual, which stays to the end: a puzzle with few solutions is solved, and its last
-//! solution proved the last, by one solver on one growing formula.
+//! The space is searched a part at a time: the solutions whose first free
+//! cells (see [`Encoding::free_cells`], in order) hold given values, fixed
+//! by assumptions. Within a part each solution found is ruled out by a
+//! clause over the free cells after those, under a guard variable of the
+//! part's, so one call finds each solution and one more proves the part
+//! done; then the guard is retired and its clauses with it. A part that
+//! reaches [`BLOCKED`] solutions is split by the value of its next free
+//! cell, each new part taking the solutions found that lie in it; one
+//! that starts with half that many or more is split again at once. So at
+//! most [`BLOCKED`] clauses are live, memory stays flat however many
+//! solutions there are, and every call costs about the same: the time per
+//! solution stays flat, where one permanent clause per solution made every
+//! call slower than the last. A puzzle with few solutions is solved, and
+//! its last solution proved the last, by one solver on one part.
 //!
-//! After that no clause is added. Take the free cells (see
-//! [`Encoding::free_cells`]) in order, and the last solution found, M.
-//! Every other solution agrees with M on the free cells before some
-//! position k and differs from it at k, for exactly one k: so the rest of the
-//! space splits into disjoint sub-problems, "positions before k as in M,
-//! position k none of the values E", each solved under assumptions. A
-//! sub-problem that yields a solution M' is split the same way along M' (its
-//! own k with one more value in E, and each later position). Pending
-//! sub-problems form a stack, at most one per position, so memory stays flat
-//! however many solutions there are; each call costs the same, so the time
-//! per solution stays flat too, where one permanent clause per solution made
-//! every call slower than the last.
-//!
-//! A sub-problem whose cell has no value left — all taken by E or by the
-//! earlier cells of its groups, which M fixes — is empty without a call.
+//! A part whose next cell has no value left, or some group through it no
+//! way to take its values, is empty without a call.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var};
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
 
 use super::encode::Encoding;
 use super::error::SatError;
@@ -135,114 +133,123 @@ enum Call {
     Stopped,
 }
 
+/// A part of the space: the solutions whose first free cells hold
+/// `prefix`, with the values (of every cell) of those found so far.
+struct Part {
+    prefix: Vec<u8>,
+    found: Vec<Vec<u8>>,
+}
+
 /// The solver, the encoding it was loaded with, and what the search did.
 struct Search<'a> {
     solver: Solver<'a>,
     encoding: &'a Encoding,
-    /// Solutions to block by clauses before splitting along paths.
+    /// Solutions found in a part before it is split.
     blocked: u64,
     stop: Option<&'a AtomicBool>,
-    /// The assumptions of the cube searched: its cells, and the guard of
-    /// its blocking clauses.
+    /// The assumptions of the cube searched: its cells.
     base: Vec<Lit>,
     assumptions: Vec<Lit>,
     tally: Tally,
 }
 
 impl Search<'_> {
-    /// Enumerates every solution in `cube`: blocked by clauses at first,
-    /// then along paths.
+    /// Enumerates every solution in `cube`, one part of it at a time (see
+    /// [the module](self)).
     fn space(
         &mut self,
         cube: &[(usize, usize)],
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, SatError> {
         self.base = cube.iter().map(|&(cell, value)| self.encoding.cell_var(cell, value).positive()).collect();
-        // A cube's blocking clauses are retired after it; the whole
-        // space's stay.
-        let guard = (!cube.is_empty()).then(|| self.solver.new_var());
-        self.base.extend(guard.map(|guard| guard.positive()));
-        let flow = match self.blocked(guard, on_solution) {
-            Ok(Ok(last)) => {
-                let free: Vec<usize> =
-                    self.encoding.free_cells().iter().copied().filter(|&c| cube.iter().all(|&(f, _)| f != c)).collect();
-                self.paths(&free, last.values().to_vec(), on_solution)
-            }
-            Ok(Err(flow)) => Ok(flow),
-            Err(error) => Err(error),
-        };
-        if let Some(guard) = guard {
-            self.solver.assume(&[]);
-            self.solver.add_clause(&[guard.negative()]);
-            self.solver.hide_var(guard);
-        }
-        flow
-    }
-
-    /// Finds up to `self.blocked` solutions, each blocked by a clause: the
-    /// last of them if there are that many (`Ok`), else how the enumeration
-    /// ended (`Err`).
-    fn blocked(
-        &mut self,
-        guard: Option<Var>,
-        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    ) -> Result<Result<Grid, ControlFlow<()>>, SatError> {
-        self.assumptions.clone_from(&self.base);
-        for found in 1..=self.blocked {
-            let grid = match self.solve()? {
-                Call::Model(grid) => grid,
-                Call::Empty => return Ok(Err(ControlFlow::Continue(()))),
-                Call::Stopped => return Ok(Err(ControlFlow::Break(()))),
-            };
-            self.tally.solutions += 1;
-            if on_solution(&grid).is_break() {
-                return Ok(Err(ControlFlow::Break(())));
-            }
-            let mut clause = self.encoding.blocking_clause(&grid);
-            clause.extend(guard.map(|guard| guard.negative()));
-            self.solver.add_clause(&clause);
-            self.tally.peak_clauses = self.tally.peak_clauses.max(found);
-            if found == self.blocked {
-                return Ok(Ok(grid));
-            }
-        }
-        unreachable!("the loop returns at its last turn")
-    }
-
-    /// Enumerates the solutions not yet found along the paths of the last
-    /// one, `current` (the clauses still block the others found).
-    fn paths(
-        &mut self,
-        free: &[usize],
-        mut current: Vec<u8>,
-        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    ) -> Result<ControlFlow<()>, SatError> {
-        let open =
-            |current: &[u8], from: usize| (from..free.len()).map(|k| (k, 1u32 << current[free[k]])).collect::<Vec<_>>();
-        let mut pending = open(&current, 0);
-        while let Some((k, excluded)) = pending.pop() {
-            if self.exhausted(&current, free[k], excluded) {
+        let free: Vec<usize> =
+            self.encoding.free_cells().iter().copied().filter(|&c| cube.iter().all(|&(f, _)| f != c)).collect();
+        let mut pending = vec![Part { prefix: Vec::new(), found: Vec::new() }];
+        while let Some(part) = pending.pop() {
+            if part.prefix.len() < free.len() && part.found.len() as u64 >= self.blocked.div_ceil(2) {
+                self.split(&free, part, &mut pending);
                 continue;
             }
-            self.assumptions.clone_from(&self.base);
-            let prefix = free[..k].iter().map(|&cell| self.encoding.cell_var(cell, current[cell].into()).positive());
-            self.assumptions.extend(prefix);
-            let others = (1..=self.encoding.size()).filter(|v| excluded & 1 << v != 0);
-            self.assumptions.extend(others.map(|v| self.encoding.cell_var(free[k], v).negative()));
+            match self.part(&free, part, on_solution)? {
+                Ok(()) => {}
+                Err(Some(full)) => self.split(&free, full, &mut pending),
+                Err(None) => return Ok(ControlFlow::Break(())),
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Finds the solutions of `part` not yet found, each blocked by a clause
+    /// under a guard of the part's own, until there are none (`Ok`) or
+    /// `self.blocked` are known and the part must be split (`Err(Some)`),
+    /// or the enumeration is to stop (`Err(None)`). The guard is retired
+    /// after, and the clauses with it.
+    fn part(
+        &mut self,
+        free: &[usize],
+        mut part: Part,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Result<(), Option<Part>>, SatError> {
+        let depth = part.prefix.len();
+        let guard = self.solver.new_var();
+        let block = |encoding: &Encoding, values: &[u8]| {
+            let mut clause: Vec<Lit> =
+                free[depth..].iter().map(|&cell| encoding.cell_var(cell, values[cell].into()).negative()).collect();
+            clause.push(guard.negative());
+            clause
+        };
+        for values in &part.found {
+            self.solver.add_clause(&block(self.encoding, values));
+        }
+        self.assumptions.clone_from(&self.base);
+        let prefix = free.iter().zip(&part.prefix);
+        self.assumptions.extend(prefix.map(|(&cell, &v)| self.encoding.cell_var(cell, v.into()).positive()));
+        self.assumptions.push(guard.positive());
+        let outcome = loop {
+            if depth < free.len() && part.found.len() as u64 >= self.blocked {
+                break Err(Some(part));
+            }
             let grid = match self.solve()? {
                 Call::Model(grid) => grid,
-                Call::Empty => continue,
-                Call::Stopped => return Ok(ControlFlow::Break(())),
+                Call::Empty => break Ok(()),
+                Call::Stopped => break Err(None),
             };
             self.tally.solutions += 1;
             if on_solution(&grid).is_break() {
-                return Ok(ControlFlow::Break(()));
+                break Err(None);
             }
-            current.copy_from_slice(grid.values());
-            pending.push((k, excluded | 1 << current[free[k]]));
-            pending.extend(open(&current, k + 1));
+            self.solver.add_clause(&block(self.encoding, grid.values()));
+            part.found.push(grid.values().to_vec());
+            self.tally.peak_clauses = self.tally.peak_clauses.max(part.found.len() as u64);
+        };
+        self.solver.assume(&[]);
+        self.solver.add_clause(&[guard.negative()]);
+        self.solver.hide_var(guard);
+        Ok(outcome)
+    }
+
+    /// Splits `part` by the value of its next free cell: one part for each
+    /// value the cell may still take, holding the solutions found with it,
+    /// pushed on `pending` unless it is empty on its face.
+    fn split(&self, free: &[usize], part: Part, pending: &mut Vec<Part>) {
+        let depth = part.prefix.len();
+        let cell = free[depth];
+        // The cells before `cell` are fixed in the part; a solution found
+        // in it has their values (0 stands for a value not known).
+        let mut current = part.found.first().cloned().unwrap_or_else(|| vec![0u8; self.encoding.size().pow(2)]);
+        for (&cell, &v) in free.iter().zip(&part.prefix) {
+            current[cell] = v;
         }
-        Ok(ControlFlow::Continue(()))
+        for v in (1..=self.encoding.size() as u8).rev() {
+            let excluded = !(1u32 << v) & !1;
+            if self.exhausted(&current, cell, excluded) {
+                continue;
+            }
+            let mut prefix = part.prefix.clone();
+            prefix.push(v);
+            let found = part.found.iter().filter(|values| values[cell] == v).cloned().collect();
+            pending.push(Part { prefix, found });
+        }
     }
 
     /// Whether no solution has the cells before `cell` as in `current` and

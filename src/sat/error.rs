@@ -4,13 +4,14 @@ use thiserror::Error;
 
 use crate::puzzle::Cell;
 
-/// The default most allowed tuples for one cage: far above any ordinary
-/// puzzle's, far below what would exhaust memory. The search for a cage's
-/// tuples may make at most 100 comparisons per tuple of this limit.
+/// The default most arcs of one cage's decision diagram of allowed tuples:
+/// far above any ordinary puzzle's, far below what would exhaust memory.
+/// The search that builds a diagram may try at most 100 values per arc of
+/// this limit.
 pub const DEFAULT_TUPLE_LIMIT: usize = 1_000_000;
 
-/// How large an encoding may grow: allowed tuples of one cage, and bytes of
-/// the whole formula.
+/// How large an encoding may grow: arcs of one cage's diagram of allowed
+/// tuples, and bytes of the whole formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Bounds {
     pub(crate) tuples: usize,
@@ -29,10 +30,11 @@ impl Bounds {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum SatError {
-    /// A cage has more allowed tuples than the limit.
+    /// A cage's allowed tuples take more arcs of a decision diagram than
+    /// the limit.
     #[error(
-        "cage {} (the one at {first_cell}, {cells} cells) has more than {limit} allowed tuples; \
-         raise --tuple-limit to encode it anyway",
+        "cage {} (the one at {first_cell}, {cells} cells) has too many allowed tuples: more than {limit} arcs \
+         of a decision diagram; raise --tuple-limit to encode it anyway",
         cage + 1
     )]
     TooManyTuples {
@@ -45,7 +47,8 @@ pub enum SatError {
         /// The limit it broke.
         limit: usize,
     },
-    /// The search for a cage's allowed tuples ran past its step budget.
+    /// The search that builds a cage's diagram of allowed tuples ran past
+    /// its step budget.
     #[error(
         "cage {} (the one at {first_cell}, {cells} cells) is too large to expand into allowed tuples \
          (the search took more than {steps} steps); raise --tuple-limit to allow more",

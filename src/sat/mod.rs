@@ -3,17 +3,17 @@
 //! space it lies in is done (`enumerate.rs`).
 //!
 //! Depends on the puzzle model and varisat only; its cage arithmetic is
-//! its own (`tuples.rs`), so that the cross-check against the native
+//! its own (`diagram.rs`), so that the cross-check against the native
 //! backend means something.
 
 mod big;
+mod diagram;
 pub(crate) mod dimacs;
 mod encode;
 mod enumerate;
 mod error;
 mod incremental;
 pub(crate) mod proof;
-mod tuples;
 
 use std::ops::ControlFlow;
 

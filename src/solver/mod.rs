@@ -196,7 +196,8 @@ impl SolverBuilder {
         self
     }
 
-    /// The SAT backend refuses a cage with more allowed tuples than this
+    /// The SAT backend refuses a cage whose allowed tuples take more arcs of
+    /// a decision diagram than this
     /// ([`SatError::TooManyTuples`](crate::SatError::TooManyTuples)), rather
     /// than exhaust memory. Default [`Solver::DEFAULT_TUPLE_LIMIT`].
     pub fn tuple_limit(mut self, limit: usize) -> Self {
@@ -294,7 +295,7 @@ impl Solver {
     /// Other solutions [`suggest`](Self::suggest) looks at a time.
     pub(crate) const SUGGEST_SAMPLE: u64 = 5_000;
 
-    /// The default most allowed tuples for one cage in the SAT encoding: far
+    /// The default most arcs of one cage's diagram in the SAT encoding: far
     /// above any ordinary puzzle's, far below what would exhaust memory.
     pub const DEFAULT_TUPLE_LIMIT: usize = sat::DEFAULT_TUPLE_LIMIT;
 
