@@ -379,7 +379,8 @@ fn a_cage_over_the_tuple_limit_is_refused_with_exit_2() {
     let out = cagey_with_input(&["count", "--backend", "sat", "--tuple-limit", "1000", "-"], big);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("<stdin>:1: cage 1 (the one at A1, 18 cells) has too many allowed tuples: more than 1000 arcs"),
+        stderr(&out)
+            .contains("<stdin>:1: cage 1 (the one at A1, 18 cells) has too many allowed tuples: more than 1000 arcs"),
         "{}",
         stderr(&out)
     );
