@@ -39,7 +39,7 @@ pub(crate) struct Stop<'a> {
     pub(crate) within_calls: bool,
 }
 
-/// Solutions blocked by clauses before the search splits along paths.
+/// Solutions found in a part before it is split.
 const BLOCKED: u64 = 256;
 
 /// What an enumeration did.
@@ -358,7 +358,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_alone_find_the_known_counts() {
+    fn parts_split_at_each_solution_find_the_known_counts() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
         assert_eq!(solutions(&latin, 1).len(), 576);
         assert_eq!(solutions(&boxed(4, (2, 2), &[]), 1).len(), 288);
@@ -385,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_in_the_paths_stops_at_once() {
+    fn a_stop_in_a_small_part_stops_at_once() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
         let encoding = encode(&latin, Bounds::tuples(1000)).unwrap();
         let mut seen = 0;
@@ -410,11 +410,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// Splitting along paths finds the same solutions as blocking each
-        /// one by a clause: Latin squares of order 1 to 4 with some cages
-        /// of one to three cells, random ops and small random targets.
+        /// Parts split at one to three solutions find the same solutions as
+        /// one part never split: Latin squares of order 1 to 4 with some
+        /// cages of one to three cells, random ops and small random targets.
         #[test]
-        fn paths_find_what_clauses_find(
+        fn small_parts_find_what_clauses_find(
             n in 1usize..=4,
             order in any::<u64>(),
             cages in proptest::collection::vec((0usize..6, 1usize..=3, 1u32..=30), 0..6),
