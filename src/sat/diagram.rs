@@ -131,12 +131,11 @@ pub(super) fn diagram(cage: &CageShape, limit: usize) -> Result<Diagram, Refused
         prefix: Vec::new(),
         taken: vec![0; cells],
     };
-    let root = builder.node(0, root)?;
-    let mut nodes: Vec<u32> = builder.nodes.iter().map(|layer| layer.len() as u32).collect();
-    nodes.push(u32::from(root.is_some()));
-    if root.is_none() {
+    if builder.node(0, root)?.is_none() {
         return Ok(Diagram { arcs: vec![Vec::new(); cells], nodes: vec![0; cells + 1] });
     }
+    // Every layer's nodes, and the end.
+    let nodes = builder.nodes.iter().map(|layer| layer.len() as u32).chain([1]).collect();
     Ok(Diagram { arcs: builder.arcs, nodes })
 }
 

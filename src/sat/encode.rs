@@ -178,6 +178,13 @@ impl Encoder {
         self.apart[a * self.n * self.n + b]
     }
 
+    /// The values `cell` may take (bit v for value v): all but those given
+    /// to a cell it shares a group with.
+    fn domain(&self, cell: usize) -> u32 {
+        let cells = self.n * self.n;
+        !(0..cells).filter(|&b| self.apart(cell, b)).fold(0, |taken, b| taken | self.given[b])
+    }
+
     /// Every cell takes exactly one value.
     fn cells(&mut self) {
         let n = self.n;
@@ -235,7 +242,7 @@ impl Encoder {
     /// of the cages so far, they must fit the memory bound.
     fn cage(&mut self, index: usize, cage: &Cage, bounds: Bounds, before: u64) -> Result<u64, SatError> {
         let tuple_limit = bounds.tuples;
-        let (n, cells) = (self.n, self.n * self.n);
+        let n = self.n;
         let members: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
         if let &[cell] = members.as_slice() {
             match one_value(cage, n) {
@@ -249,10 +256,7 @@ impl Encoder {
             .iter()
             .map(|&a| members.iter().map(|&b| a != b && (distinct || self.apart(a, b))).collect())
             .collect();
-        let domains: Vec<u32> = members
-            .iter()
-            .map(|&a| !(0..cells).filter(|&b| self.apart(a, b)).fold(0, |taken, b| taken | self.given[b]))
-            .collect();
+        let domains: Vec<u32> = members.iter().map(|&a| self.domain(a)).collect();
         let target = cage.target().digits();
         let shape = CageShape { op: cage.op(), target, size: n as u8, apart: &pairs, domains: &domains };
         let diagram = diagram(&shape, tuple_limit).map_err(|refused| {
@@ -308,11 +312,7 @@ impl Encoder {
                 continue;
             }
             let apart: Vec<Vec<bool>> = rest.iter().map(|&a| rest.iter().map(|&b| a != b).collect()).collect();
-            let cells = n * n;
-            let domains: Vec<u32> = rest
-                .iter()
-                .map(|&a| !(0..cells).filter(|&b| self.apart(a, b)).fold(0, |t, b| t | self.given[b]))
-                .collect();
+            let domains: Vec<u32> = rest.iter().map(|&a| self.domain(a)).collect();
             let target = left.to_string();
             let shape = CageShape { op: Op::Add, target: &target, size: n as u8, apart: &apart, domains: &domains };
             match diagram(&shape, LEFTOVER_MOST_ARCS) {
@@ -338,10 +338,8 @@ impl Encoder {
         for (layer, (&cell, arcs)) in members.iter().zip(&diagram.arcs).enumerate() {
             let next_count = diagram.nodes[layer + 1] as usize;
             let mut out_degree = vec![0u32; nodes.len()];
-            let mut in_degree = vec![0u32; next_count];
             for arc in arcs {
                 out_degree[arc.from as usize] += 1;
-                in_degree[arc.to as usize] += 1;
             }
             let lits: Vec<Lit> = arcs
                 .iter()
@@ -363,38 +361,41 @@ impl Encoder {
                     }
                 })
                 .collect();
-            for (from, degree) in out_degree.iter().enumerate() {
-                if let Some(node) = nodes[from].filter(|_| *degree > 1) {
-                    let mut clause = vec![!node];
-                    clause.extend(arcs.iter().zip(&lits).filter(|(arc, _)| arc.from as usize == from).map(|(_, &l)| l));
-                    self.formula.add_clause(&clause);
+            // The arcs leaving each node, reaching each next node, and of
+            // each value, gathered once.
+            let mut leaving = vec![Vec::new(); nodes.len()];
+            let mut reaching = vec![Vec::new(); next_count];
+            let mut of_value = vec![Vec::new(); n + 1];
+            for (arc, &lit) in arcs.iter().zip(&lits) {
+                leaving[arc.from as usize].push(lit);
+                reaching[arc.to as usize].push(lit);
+                of_value[usize::from(arc.value)].push(lit);
+            }
+            for (node, out) in nodes.iter().zip(&leaving) {
+                if let Some(node) = node.filter(|_| out.len() > 1) {
+                    self.formula.add_clause(&[&[!node], out.as_slice()].concat());
                 }
             }
-            for v in 1..=n {
+            for (v, supports) in of_value.iter().enumerate().skip(1) {
                 let value = self.x(cell, v).positive();
-                let mut clause = vec![!value];
-                clause.extend(arcs.iter().zip(&lits).filter(|(arc, _)| usize::from(arc.value) == v).map(|(_, &l)| l));
-                if clause.len() != 2 || clause[1] != value {
-                    self.formula.add_clause(&clause);
+                if supports.as_slice() != [value] {
+                    self.formula.add_clause(&[&[!value], supports.as_slice()].concat());
                 }
             }
             if layer + 1 == members.len() {
                 break;
             }
-            nodes = (0..next_count)
-                .map(|to| {
-                    let reaching =
-                        || arcs.iter().zip(&lits).filter(move |(arc, _)| arc.to as usize == to).map(|(_, &l)| l);
-                    if in_degree[to] == 1 {
-                        return reaching().next();
+            nodes = reaching
+                .iter()
+                .map(|arcs_in| {
+                    if let &[arc] = arcs_in.as_slice() {
+                        return Some(arc);
                     }
                     let node = self.formula.new_var().positive();
-                    for arc in reaching() {
+                    for &arc in arcs_in {
                         self.formula.add_clause(&[!arc, node]);
                     }
-                    let mut clause = vec![!node];
-                    clause.extend(reaching());
-                    self.formula.add_clause(&clause);
+                    self.formula.add_clause(&[&[!node], arcs_in.as_slice()].concat());
                     Some(node)
                 })
                 .collect();
