@@ -283,7 +283,7 @@ impl Encoder {
     }
 
     /// For each group of N cells, the sum its cells outside the `+` cages
-    /// wholly inside it must make: N(N+1)/2 less those cages' targets,
+    /// (and givens) wholly inside it must make: N(N+1)/2 less their targets,
     /// with the values all different. Implied by the rest, and encoded as
     /// a cage when it has few cells: the solver then reasons about a whole
     /// row, column or box at once.
@@ -293,7 +293,7 @@ impl Encoder {
         for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
             let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
             let mut covered = vec![false; n * n];
-            let mut left = full as u64;
+            let (mut left, mut sums) = (full as u64, 0);
             for cage in puzzle.cages() {
                 let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
                 let sum = match cage.op() {
@@ -305,10 +305,13 @@ impl Encoder {
                 if cells.iter().all(|c| members.contains(c)) && cells.iter().all(|&c| !covered[c]) {
                     cells.iter().for_each(|&c| covered[c] = true);
                     left = left.saturating_sub(sum);
+                    sums += usize::from(cage.op() == Op::Add);
                 }
             }
             let rest: Vec<usize> = members.iter().copied().filter(|&c| !covered[c]).collect();
-            if rest.is_empty() || rest.len() > LEFTOVER_MOST_CELLS || rest.len() == n {
+            // With givens alone, the rest must take the values missing:
+            // the groups' clauses say so already.
+            if sums == 0 || rest.is_empty() || rest.len() > LEFTOVER_MOST_CELLS {
                 continue;
             }
             let apart: Vec<Vec<bool>> = rest.iter().map(|&a| rest.iter().map(|&b| a != b).collect()).collect();
