@@ -287,7 +287,12 @@ impl Encoder {
     /// with the values all different. Implied by the rest, and encoded as
     /// a cage when it has few cells: the solver then reasons about a whole
     /// row, column or box at once.
+    /// Only puzzles with distinct cages get them: on KenKen they cost more
+    /// than they prune.
     fn leftovers(&mut self, puzzle: &Puzzle) {
+        if !puzzle.cages().iter().any(Cage::is_distinct) {
+            return;
+        }
         let n = self.n;
         let full = n * (n + 1) / 2;
         for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
@@ -436,9 +441,10 @@ mod tests {
 
     #[test]
     fn a_group_gets_the_sum_its_cages_leave() {
-        // Row A of a 4x4: 1 + 2 and a 4 leave 3 to A4, which loses 1, 2, 4.
+        // Row A of a 4x4: 1 + 2 (a Killer cage) and a 4 leave 3 to A4,
+        // which loses 1, 2, 4.
         let cages = vec![
-            Cage::new(Op::Add, 3, vec![Cell::new(0, 0), Cell::new(0, 1)]).unwrap(),
+            Cage::new(Op::Add, 3, vec![Cell::new(0, 0), Cell::new(0, 1)]).unwrap().with_distinct(true),
             Cage::new(Op::Given, 4, vec![Cell::new(0, 2)]).unwrap(),
         ];
         let puzzle = Puzzle::new(4, vec![], cages).unwrap();
