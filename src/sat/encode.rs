@@ -29,8 +29,8 @@ pub struct Encoding {
     /// Cells in row-major order, leaving out those whose value the earlier
     /// ones force: one-cell cages, and the last cell of each full group.
     free: Vec<usize>,
-    /// For each cell, the cells before it (row-major) that share a group.
-    earlier_peers: Vec<Vec<usize>>,
+    /// For each cell, the other cells that share a group with it.
+    peers: Vec<Vec<usize>>,
     /// The groups of N cells, each in row-major order.
     full_groups: Vec<Vec<usize>>,
     /// For each cell, the full groups it is in.
@@ -80,9 +80,9 @@ impl Encoding {
         &self.free
     }
 
-    /// The cells before `cell` (row-major) that share a group with it.
-    pub fn earlier_peers(&self, cell: usize) -> &[usize] {
-        &self.earlier_peers[cell]
+    /// The other cells that share a group with `cell`, in row-major order.
+    pub fn peers(&self, cell: usize) -> &[usize] {
+        &self.peers[cell]
     }
 
     /// The groups of N cells (each holds every value), in row-major order.
@@ -154,8 +154,8 @@ pub fn encode(puzzle: &Puzzle, bounds: Bounds) -> Result<Encoding, SatError> {
         }
     }
     let free = (0..n * n).filter(|&cell| !forced[cell]).collect();
-    let earlier_peers = (0..n * n).map(|a| (0..a).filter(|&b| encoder.apart(a, b)).collect()).collect();
-    Ok(Encoding { size: n, formula: encoder.formula, free, earlier_peers, full_groups, groups_of })
+    let peers = (0..n * n).map(|a| (0..n * n).filter(|&b| b != a && encoder.apart(a, b)).collect()).collect();
+    Ok(Encoding { size: n, formula: encoder.formula, free, peers, full_groups, groups_of })
 }
 
 /// The formula under construction, with what the cages need to know.

@@ -15,14 +15,19 @@
 //! call slower than the last. A puzzle with few solutions is solved, and
 //! its last solution proved the last, by one solver on one part.
 //!
-//! A part whose next cell has no value left, or some group through it no
-//! way to take its values, is empty without a call.
+//! A part with at most [`DEEP`] free cells left is searched along paths
+//! instead, by assumptions alone (see `Search::paths`): there a call that
+//! fixes almost every cell costs less than one that meets the clauses.
+//!
+//! A part, or a sub-problem of a path, whose next cell has no value left,
+//! or some group through it no way to take its values, is empty without a
+//! call.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var};
 
 use super::encode::Encoding;
 use super::error::SatError;
@@ -41,6 +46,26 @@ pub(crate) struct Stop<'a> {
 
 /// Solutions found in a part before it is split.
 const BLOCKED: u64 = 256;
+
+/// Free cells left in a part searched along paths once it has
+/// [`BEFORE_PATHS`] solutions.
+const DEEP: usize = 16;
+
+/// Solutions found by clauses in a part with few free cells left before
+/// the rest are found along paths: enough that a puzzle with few solutions
+/// needs no more calls than solutions and one.
+const BEFORE_PATHS: u64 = 16;
+
+/// When parts are split and how they are searched.
+#[derive(Clone, Copy)]
+struct Sizes {
+    /// Solutions found in a part before it is split (at least one).
+    blocked: u64,
+    /// Free cells left in a part searched along paths.
+    deep: usize,
+    /// Solutions found by clauses in such a part before the paths.
+    before_paths: u64,
+}
 
 /// What an enumeration did.
 #[derive(Default)]
@@ -71,17 +96,23 @@ pub(crate) fn enumerate(
     stop: Option<Stop<'_>>,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Tally, SatError> {
-    enumerate_with(encoding, known, cubes, stop, BLOCKED, on_solution)
+    enumerate_with(
+        encoding,
+        known,
+        cubes,
+        stop,
+        Sizes { blocked: BLOCKED, deep: DEEP, before_paths: BEFORE_PATHS },
+        on_solution,
+    )
 }
 
-/// [`enumerate`], blocking the first `blocked` solutions (at least one) of
-/// each cube by clauses.
+/// [`enumerate`] with parts of other sizes.
 fn enumerate_with(
     encoding: &Encoding,
     known: &[Grid],
     cubes: &[Vec<(usize, usize)>],
     stop: Option<Stop<'_>>,
-    blocked: u64,
+    sizes: Sizes,
     on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
 ) -> Result<Tally, SatError> {
     let mut solver = Solver::new();
@@ -96,9 +127,10 @@ fn enumerate_with(
     for grid in known {
         solver.add_clause(&encoding.blocking_clause(grid));
     }
-    let blocked = blocked.max(1);
-    let (base, assumptions, tally) = (Vec::new(), Vec::new(), Tally::default());
-    let mut search = Search { solver, encoding, blocked, stop, base, assumptions, tally };
+    let sizes = Sizes { blocked: sizes.blocked.max(1), ..sizes };
+    let (base, cubed, assumptions) = (Vec::new(), vec![false; encoding.size().pow(2)], Vec::new());
+    let tally = Tally::default();
+    let mut search = Search { solver, encoding, sizes, stop, base, cubed, assumptions, tally };
     search.tally.complete = true;
     for cube in cubes {
         if search.space(cube, on_solution)?.is_break() {
@@ -144,11 +176,12 @@ struct Part {
 struct Search<'a> {
     solver: Solver<'a>,
     encoding: &'a Encoding,
-    /// Solutions found in a part before it is split.
-    blocked: u64,
+    sizes: Sizes,
     stop: Option<&'a AtomicBool>,
     /// The assumptions of the cube searched: its cells.
     base: Vec<Lit>,
+    /// Whether each cell is one of the cube's.
+    cubed: Vec<bool>,
     assumptions: Vec<Lit>,
     tally: Tally,
 }
@@ -162,11 +195,15 @@ impl Search<'_> {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, SatError> {
         self.base = cube.iter().map(|&(cell, value)| self.encoding.cell_var(cell, value).positive()).collect();
+        self.cubed.fill(false);
+        for &(cell, _) in cube {
+            self.cubed[cell] = true;
+        }
         let free: Vec<usize> =
             self.encoding.free_cells().iter().copied().filter(|&c| cube.iter().all(|&(f, _)| f != c)).collect();
         let mut pending = vec![Part { prefix: Vec::new(), found: Vec::new() }];
         while let Some(part) = pending.pop() {
-            if part.prefix.len() < free.len() && part.found.len() as u64 >= self.blocked.div_ceil(2) {
+            if part.prefix.len() < free.len() && part.found.len() as u64 >= self.sizes.blocked.div_ceil(2) {
                 self.split(&free, part, &mut pending);
                 continue;
             }
@@ -179,53 +216,124 @@ impl Search<'_> {
         Ok(ControlFlow::Continue(()))
     }
 
-    /// Finds the solutions of `part` not yet found, each blocked by a clause
-    /// under a guard of the part's own, until there are none (`Ok`) or
-    /// `self.blocked` are known and the part must be split (`Err(Some)`),
-    /// or the enumeration is to stop (`Err(None)`). The guard is retired
-    /// after, and the clauses with it.
+    /// Finds the solutions of `part` not yet found, until there are none
+    /// (`Ok`) or enough are known that the part must be split
+    /// (`Err(Some)`), or the enumeration is to stop (`Err(None)`), by
+    /// [clauses](Self::clauses) under a guard of the part's own, retired
+    /// after, and the clauses with it. A part with few free cells left goes
+    /// on [along paths](Self::paths) once it has a few solutions.
     fn part(
         &mut self,
         free: &[usize],
-        mut part: Part,
+        part: Part,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Result<Result<(), Option<Part>>, SatError> {
         let depth = part.prefix.len();
         let guard = self.solver.new_var();
-        let block = |encoding: &Encoding, values: &[u8]| {
-            let mut clause: Vec<Lit> =
-                free[depth..].iter().map(|&cell| encoding.cell_var(cell, values[cell].into()).negative()).collect();
-            clause.push(guard.negative());
-            clause
-        };
         for values in &part.found {
-            self.solver.add_clause(&block(self.encoding, values));
+            self.solver.add_clause(&self.blocking(free, depth, guard, values));
         }
         self.assumptions.clone_from(&self.base);
         let prefix = free.iter().zip(&part.prefix);
         self.assumptions.extend(prefix.map(|(&cell, &v)| self.encoding.cell_var(cell, v.into()).positive()));
         self.assumptions.push(guard.positive());
-        let outcome = loop {
-            if depth < free.len() && part.found.len() as u64 >= self.blocked {
-                break Err(Some(part));
-            }
-            let grid = match self.solve()? {
-                Call::Model(grid) => grid,
-                Call::Empty => break Ok(()),
-                Call::Stopped => break Err(None),
-            };
-            self.tally.solutions += 1;
-            if on_solution(&grid).is_break() {
-                break Err(None);
-            }
-            self.solver.add_clause(&block(self.encoding, grid.values()));
-            part.found.push(grid.values().to_vec());
-            self.tally.peak_clauses = self.tally.peak_clauses.max(part.found.len() as u64);
+        let deep = free.len() - depth <= self.sizes.deep;
+        let most = if deep { self.sizes.before_paths } else { self.sizes.blocked };
+        let outcome = match self.clauses(free, part, guard, most, on_solution) {
+            Ok(Err(Some(_))) if deep => self.paths(free, depth, on_solution),
+            outcome => outcome,
         };
         self.solver.assume(&[]);
         self.solver.add_clause(&[guard.negative()]);
         self.solver.hide_var(guard);
-        Ok(outcome)
+        outcome
+    }
+
+    /// The clause that rules out `values` on the free cells from `depth`
+    /// on, under `guard`.
+    fn blocking(&self, free: &[usize], depth: usize, guard: Var, values: &[u8]) -> Vec<Lit> {
+        let cells = free[depth..].iter().map(|&cell| self.encoding.cell_var(cell, values[cell].into()).negative());
+        cells.chain([guard.negative()]).collect()
+    }
+
+    /// [`Self::part`] by clauses: each solution found is blocked by a
+    /// clause under `guard`, so the next call finds another, until `most`
+    /// are known.
+    fn clauses(
+        &mut self,
+        free: &[usize],
+        mut part: Part,
+        guard: Var,
+        most: u64,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Result<(), Option<Part>>, SatError> {
+        let depth = part.prefix.len();
+        loop {
+            if depth < free.len() && part.found.len() as u64 >= most {
+                return Ok(Err(Some(part)));
+            }
+            let grid = match self.solve()? {
+                Call::Model(grid) => grid,
+                Call::Empty => return Ok(Ok(())),
+                Call::Stopped => return Ok(Err(None)),
+            };
+            self.tally.solutions += 1;
+            if on_solution(&grid).is_break() {
+                return Ok(Err(None));
+            }
+            self.solver.add_clause(&self.blocking(free, depth, guard, grid.values()));
+            part.found.push(grid.values().to_vec());
+            self.tally.peak_clauses = self.tally.peak_clauses.max(part.found.len() as u64);
+        }
+    }
+
+    /// [`Self::part`] along paths, for a part with few free cells left,
+    /// where a call under assumptions that fix almost every cell costs
+    /// less than one that meets the blocking clauses (the solutions known
+    /// stay blocked by them). Given a solution M,
+    /// every other agrees with M on the free cells before some position k
+    /// and differs from it at k, for exactly one k: so the rest of the part
+    /// splits into disjoint sub-problems, "cells before k as in M, cell k
+    /// none of the values E", each solved under assumptions and split the
+    /// same way along the solution it yields (its own k with one more value
+    /// in E, and each later position). Never splits the part.
+    fn paths(
+        &mut self,
+        free: &[usize],
+        depth: usize,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Result<(), Option<Part>>, SatError> {
+        let base = self.assumptions.clone();
+        let mut pending = Vec::new();
+        let mut current = Vec::new();
+        let mut next = Some((depth, 0u32));
+        while let Some((k, excluded)) = next.take().or_else(|| pending.pop()) {
+            if !current.is_empty() {
+                if self.exhausted(&current, free[k], excluded) {
+                    continue;
+                }
+                self.assumptions.clone_from(&base);
+                let prefix = free[depth..k].iter().map(|&cell| self.encoding.cell_var(cell, current[cell].into()));
+                self.assumptions.extend(prefix.map(Var::positive));
+                let others = (1..=self.encoding.size()).filter(|v| excluded & 1 << v != 0);
+                self.assumptions.extend(others.map(|v| self.encoding.cell_var(free[k], v).negative()));
+            }
+            let grid = match self.solve()? {
+                Call::Model(grid) => grid,
+                Call::Empty => continue,
+                Call::Stopped => return Ok(Err(None)),
+            };
+            self.tally.solutions += 1;
+            if on_solution(&grid).is_break() {
+                return Ok(Err(None));
+            }
+            current = grid.values().to_vec();
+            if k < free.len() {
+                pending.push((k, excluded | 1 << current[free[k]]));
+                pending.extend((k + 1..free.len()).map(|j| (j, 1u32 << current[free[j]])));
+            }
+        }
+        Ok(Ok(()))
     }
 
     /// Splits `part` by the value of its next free cell: one part for each
@@ -252,15 +360,17 @@ impl Search<'_> {
         }
     }
 
-    /// Whether no solution has the cells before `cell` as in `current` and
-    /// none of `excluded` at `cell`: some full group through `cell` cannot
-    /// give its open cells (`cell` and those after it) distinct values
-    /// that their fixed peers leave them.
+    /// Whether no solution has the cells before `cell` and those of the
+    /// cube as in `current` and none of `excluded` at `cell`: some full
+    /// group through `cell` cannot give its open cells (`cell` and those
+    /// after it, but the cube's) distinct values that their fixed peers
+    /// leave them.
     fn exhausted(&self, current: &[u8], cell: usize, excluded: u32) -> bool {
         let n = self.encoding.size();
         let all = ((1u32 << n) - 1) << 1;
+        let fixed = |c: usize| c < cell || self.cubed[c];
         let left = |open: usize| {
-            let taken = self.encoding.earlier_peers(open).iter().filter(|&&peer| peer < cell);
+            let taken = self.encoding.peers(open).iter().filter(|&&peer| fixed(peer));
             all & !taken.fold(if open == cell { excluded } else { 0 }, |taken, &peer| taken | 1 << current[peer])
         };
         if left(cell) == 0 {
@@ -270,7 +380,7 @@ impl Search<'_> {
         let mut open = [0u32; MAX_SIZE];
         self.encoding.groups_of(cell).iter().any(|&g| {
             let mut count = 0;
-            for &c in self.encoding.full_groups()[g].iter().filter(|&&c| c >= cell) {
+            for &c in self.encoding.full_groups()[g].iter().filter(|&&c| !fixed(c)) {
                 open[count] = left(c);
                 count += 1;
             }
@@ -329,11 +439,23 @@ mod tests {
     use super::*;
     use crate::puzzle::{Cage, Cell, Group, Op, Puzzle};
 
-    /// Every solution `blocked` finds, checked to be found once each.
-    fn solutions(puzzle: &Puzzle, blocked: u64) -> HashSet<Grid> {
+    /// One part never split, searched by clauses alone.
+    const CLAUSES: Sizes = Sizes { blocked: u64::MAX, deep: 0, before_paths: 0 };
+
+    /// One part never split, searched along paths alone.
+    const PATHS: Sizes = Sizes { blocked: u64::MAX, deep: usize::MAX, before_paths: 1 };
+
+    /// Parts split at `blocked` solutions, searched by clauses alone.
+    fn parts(blocked: u64) -> Sizes {
+        Sizes { blocked, deep: 0, before_paths: 0 }
+    }
+
+    /// Every solution found with parts of `sizes`, checked to be found once
+    /// each.
+    fn solutions(puzzle: &Puzzle, sizes: Sizes) -> HashSet<Grid> {
         let encoding = encode(puzzle, Bounds::tuples(1_000_000)).unwrap();
         let mut found = HashSet::new();
-        let tally = enumerate_with(&encoding, &[], &[vec![]], None, blocked, &mut |grid| {
+        let tally = enumerate_with(&encoding, &[], &[vec![]], None, sizes, &mut |grid| {
             assert!(found.insert(grid.clone()), "{grid:?} found twice");
             ControlFlow::Continue(())
         })
@@ -358,21 +480,24 @@ mod tests {
     }
 
     #[test]
-    fn parts_split_at_each_solution_find_the_known_counts() {
+    fn parts_split_at_each_solution_and_paths_find_the_known_counts() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
-        assert_eq!(solutions(&latin, 1).len(), 576);
-        assert_eq!(solutions(&boxed(4, (2, 2), &[]), 1).len(), 288);
+        assert_eq!(solutions(&latin, parts(1)).len(), 576);
+        assert_eq!(solutions(&latin, PATHS).len(), 576);
+        assert_eq!(solutions(&boxed(4, (2, 2), &[]), parts(1)).len(), 288);
         let six = boxed(6, (2, 3), &[1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3]);
-        let found = solutions(&six, 1);
+        let found = solutions(&six, parts(1));
         assert_eq!(found.len(), 1408, "as the native backend counts");
-        assert_eq!(found, solutions(&six, u64::MAX));
+        assert_eq!(found, solutions(&six, CLAUSES));
+        assert_eq!(found, solutions(&six, PATHS));
+        assert_eq!(found, solutions(&six, Sizes { blocked: 4, deep: 12, before_paths: 2 }));
     }
 
     #[test]
     fn known_grids_are_blocked_from_the_start() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
         let encoding = encode(&latin, Bounds::tuples(1000)).unwrap();
-        let every = solutions(&latin, BLOCKED);
+        let every = solutions(&latin, CLAUSES);
         let known: Vec<Grid> = every.iter().take(300).cloned().collect();
         let mut rest = HashSet::new();
         let tally = enumerate(&encoding, &known, &[vec![]], None, &mut |grid| {
@@ -385,16 +510,18 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_in_a_small_part_stops_at_once() {
+    fn a_stop_in_a_small_part_or_on_a_path_stops_at_once() {
         let latin = Puzzle::new(4, vec![], vec![]).unwrap();
         let encoding = encode(&latin, Bounds::tuples(1000)).unwrap();
-        let mut seen = 0;
-        let tally = enumerate_with(&encoding, &[], &[vec![]], None, 3, &mut |_| {
-            seen += 1;
-            if seen == 100 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        })
-        .unwrap();
-        assert_eq!((seen, tally.solutions, tally.complete), (100, 100, false));
+        for sizes in [parts(3), PATHS] {
+            let mut seen = 0;
+            let tally = enumerate_with(&encoding, &[], &[vec![]], None, sizes, &mut |_| {
+                seen += 1;
+                if seen == 100 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .unwrap();
+            assert_eq!((seen, tally.solutions, tally.complete), (100, 100, false));
+        }
     }
 
     #[test]
@@ -410,15 +537,18 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// Parts split at one to three solutions find the same solutions as
-        /// one part never split: Latin squares of order 1 to 4 with some
-        /// cages of one to three cells, random ops and small random targets.
+        /// Parts split at one to three solutions, those with few free cells
+        /// left searched along paths, find the same solutions as one part
+        /// never split: Latin squares of order 1 to 4 with some cages of one
+        /// to three cells, random ops and small random targets.
         #[test]
-        fn small_parts_find_what_clauses_find(
+        fn small_parts_and_paths_find_what_clauses_find(
             n in 1usize..=4,
             order in any::<u64>(),
             cages in proptest::collection::vec((0usize..6, 1usize..=3, 1u32..=30), 0..6),
             blocked in 1u64..4,
+            deep in 0usize..=16,
+            before_paths in 1u64..4,
         ) {
             let mut indices: Vec<usize> = (0..n * n).collect();
             indices.sort_by_key(|&i| (i as u64 ^ order).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -434,7 +564,7 @@ mod tests {
                 })
                 .collect();
             let puzzle = Puzzle::new(n, vec![], cages).unwrap();
-            prop_assert_eq!(solutions(&puzzle, blocked), solutions(&puzzle, u64::MAX));
+            prop_assert_eq!(solutions(&puzzle, Sizes { blocked, deep, before_paths }), solutions(&puzzle, CLAUSES));
         }
     }
 }
