@@ -8,6 +8,9 @@
 #   scripts/speed.sh instructions [LIMIT] FILE…
 #                                       callgrind's instruction counts (needs
 #                                       valgrind): repeatable on a busy machine
+#   scripts/speed.sh flat               the time per solution of counts to
+#                                       10³, 10⁴ and 10⁵ solutions, each
+#                                       backend, on empty grids
 #   scripts/speed.sh killers [FILE]     each Killer of FILE (default
 #                                       benches/killer/forum-42.txt) told
 #                                       unique or not by native, SAT and ISS,
@@ -110,6 +113,46 @@ generate_row() { # label, generate arguments, seeds
     done | xargs)"
 }
 
+# The median seconds of `count --jobs JOBS` through the command line on
+# each backend, and CP-SAT's on LATIN×LATIN Latin squares if given.
+count_row() { # label, file, jobs, latin order or -
+    local label=$1 file=$2 jobs=$3 latin=$4 cells=() peer=-
+    for backend in native sat; do
+        cells+=("$(for _ in $(seq "$runs"); do
+            timed 600 "$cagey" count --jobs "$jobs" --backend "$backend" "$file"
+        done | median %.2f) s")
+    done
+    if [ "$latin" != - ] && [ -x "${cpsat%% *}" ] && [ -f "${cpsat##* }" ]; then
+        peer="CP-SAT $(for _ in $(seq "$runs"); do
+            $cpsat --latin "$latin" | sed -n 's/.*total=\([0-9.]*\)s.*/\1/p'
+        done | median %.2f) s"
+    fi
+    printf '| %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "$peer"
+}
+
+# Per solution, in microseconds, of one-thread counts to 10³, 10⁴ and 10⁵
+# solutions on empty grids: flat when no call grows with the solutions
+# found before it.
+flat() {
+    build
+    printf '# 9 boxes 3x3\n' >"$tmp/sudoku.txt"
+    printf '# 7\n' >"$tmp/latin.txt"
+    echo "| grid | backend | µs a solution, to 10³ | to 10⁴ | to 10⁵ |"
+    echo "|---|---|---|---|---|"
+    for grid in sudoku latin; do
+        for backend in native sat; do
+            printf '| empty %s | %s |' "$([ $grid = sudoku ] && echo '9×9 Sudoku' || echo '7×7 Latin square')" "$backend"
+            for limit in 1000 10000 100000; do
+                printf ' %s |' "$(for _ in $(seq "$runs"); do
+                    "$cagey" count --jobs 1 --backend "$backend" --limit "$limit" --format json "$tmp/$grid.txt" |
+                        sed -n 's/.*"elapsed_ms":\([0-9.]*\).*/\1/p' | awk -v n="$limit" '{ print 1000 * $1 / n }'
+                done | median %.1f)"
+            done
+            echo
+        done
+    done
+}
+
 # The seconds a command takes, or `>LIMIT` when it is cut there.
 timed() { # LIMIT COMMAND…
     local limit=$1 start end
@@ -130,6 +173,7 @@ table() {
     sudoku_row "200 17-clue Sudoku, prove unique" puzzles/sudoku/seventeen-clue-200.txt 2 puzzles count2
     sudoku_row "200 forum_hardest Sudoku, prove unique" puzzles/sudoku/forum-hardest-200.txt 2 puzzles count2
     sudoku_row "a Sudoku with 1,555 solutions, count" puzzles/sudoku/serg-1555-solutions.txt all solutions countall
+    count_row "all 161,280 5×5 Latin squares, count" puzzles/sudoku/empty-5x5.txt 1 5
     kenken_row "30 Keen 9×9 unreasonable, prove unique" puzzles/kenken/keen-9x9-u.txt 2
     kenken_row "the same, no-op, count every solution" puzzles/kenken/keen-9x9-u-noop.txt all
     killer_row "42 forum Killers (benches/), prove unique" benches/killer/forum-42.txt
@@ -283,7 +327,8 @@ killer_row() { # label, file
 case ${1:-table} in
     table) table ;;
     killers) shift; killers "$@" ;;
+    flat) flat ;;
     compare) shift; compare "$@" ;;
     instructions) shift; instructions "$@" ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
 esac
