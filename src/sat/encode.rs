@@ -282,11 +282,13 @@ impl Encoder {
         Ok(literals)
     }
 
-    /// For each group of N cells, the sum its cells outside the `+` cages
-    /// (and givens) wholly inside it must make: N(N+1)/2 less their targets,
-    /// with the values all different. Implied by the rest, and encoded as
-    /// a cage when it has few cells: the solver then reasons about a whole
-    /// row, column or box at once.
+    /// Sums implied by the rest, encoded as cages when they have few
+    /// cells, so that the solver reasons about a whole group of N cells
+    /// (which sum to N(N+1)/2) at once. Innies: the cells of a group
+    /// outside the `+` cages (and givens) wholly inside it make its sum
+    /// less their targets. Outies: when the cages that meet a group cover
+    /// it once over, their cells outside it make their targets less the
+    /// group's sum.
     /// Only puzzles with distinct cages get them: on KenKen they cost more
     /// than they prune.
     fn leftovers(&mut self, puzzle: &Puzzle) {
@@ -294,40 +296,78 @@ impl Encoder {
             return;
         }
         let n = self.n;
-        let full = n * (n + 1) / 2;
-        for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
-            let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
-            let mut covered = vec![false; n * n];
-            let (mut left, mut sums) = (full as u64, 0);
-            for cage in puzzle.cages() {
-                let cells: Vec<usize> = cage.cells().iter().map(|c| c.index(n)).collect();
+        let full = (n * (n + 1) / 2) as u64;
+        let sums: Vec<(Vec<usize>, u64, bool)> = puzzle
+            .cages()
+            .iter()
+            .filter_map(|cage| {
                 let sum = match cage.op() {
                     Op::Add => cage.target().digits().parse::<u64>().ok(),
                     Op::Given => one_value(cage, n).map(|v| v as u64),
                     _ => None,
-                };
-                let Some(sum) = sum else { continue };
-                if cells.iter().all(|c| members.contains(c)) && cells.iter().all(|&c| !covered[c]) {
-                    cells.iter().for_each(|&c| covered[c] = true);
-                    left = left.saturating_sub(sum);
-                    sums += usize::from(cage.op() == Op::Add);
-                }
+                }?;
+                Some((cage.cells().iter().map(|c| c.index(n)).collect(), sum, cage.op() == Op::Add))
+            })
+            .collect();
+        for group in puzzle.groups().iter().filter(|group| group.cells().len() == n) {
+            let members: Vec<usize> = group.cells().iter().map(|c| c.index(n)).collect();
+            let mut inside = vec![false; n * n];
+            members.iter().for_each(|&c| inside[c] = true);
+            self.innies(&members, &inside, full, &sums);
+            self.outies(&members, &inside, full, &sums);
+        }
+    }
+
+    /// The innies of a group (see [`Self::leftovers`]).
+    fn innies(&mut self, members: &[usize], inside: &[bool], total: u64, sums: &[(Vec<usize>, u64, bool)]) {
+        let mut covered = vec![false; inside.len()];
+        let (mut left, mut adds) = (total, 0);
+        for (cells, sum, add) in sums {
+            if cells.iter().all(|&c| inside[c] && !covered[c]) {
+                cells.iter().for_each(|&c| covered[c] = true);
+                left = left.saturating_sub(*sum);
+                adds += usize::from(*add);
             }
-            let rest: Vec<usize> = members.iter().copied().filter(|&c| !covered[c]).collect();
-            // With givens alone, the rest must take the values missing:
-            // the groups' clauses say so already.
-            if sums == 0 || rest.is_empty() || rest.len() > LEFTOVER_MOST_CELLS {
-                continue;
+        }
+        let rest: Vec<usize> = members.iter().copied().filter(|&c| !covered[c]).collect();
+        // With givens alone, the rest must take the values missing: the
+        // groups' clauses say so already.
+        if adds > 0 {
+            self.sum(&rest, left);
+        }
+    }
+
+    /// The outies of a group (see [`Self::leftovers`]).
+    fn outies(&mut self, members: &[usize], inside: &[bool], total: u64, sums: &[(Vec<usize>, u64, bool)]) {
+        let mut covered = vec![false; inside.len()];
+        let (mut outside, mut sum) = (Vec::new(), 0);
+        for (cells, target, _) in sums.iter().filter(|(cells, ..)| cells.iter().any(|&c| inside[c])) {
+            if cells.iter().any(|&c| covered[c]) {
+                return;
             }
-            let apart: Vec<Vec<bool>> = rest.iter().map(|&a| rest.iter().map(|&b| a != b).collect()).collect();
-            let domains: Vec<u32> = rest.iter().map(|&a| self.domain(a)).collect();
-            let target = left.to_string();
-            let shape = CageShape { op: Op::Add, target: &target, size: n as u8, apart: &apart, domains: &domains };
-            match diagram(&shape, LEFTOVER_MOST_ARCS) {
-                Ok(diagram) if diagram.is_empty() => self.formula.add_clause(&[]),
-                Ok(diagram) => self.diagram(&rest, &diagram),
-                Err(_) => {}
-            }
+            cells.iter().for_each(|&c| covered[c] = true);
+            outside.extend(cells.iter().copied().filter(|&c| !inside[c]));
+            sum += target;
+        }
+        if members.iter().all(|&c| covered[c]) && sum >= total {
+            self.sum(&outside, sum - total);
+        }
+    }
+
+    /// `cells` sum to `target`, as a cage when there are a few of them; the
+    /// values of cells that share a group differ.
+    fn sum(&mut self, cells: &[usize], target: u64) {
+        if cells.is_empty() || cells.len() > LEFTOVER_MOST_CELLS {
+            return;
+        }
+        let apart: Vec<Vec<bool>> = cells.iter().map(|&a| cells.iter().map(|&b| self.apart(a, b)).collect()).collect();
+        let domains: Vec<u32> = cells.iter().map(|&a| self.domain(a)).collect();
+        let target = target.to_string();
+        let shape = CageShape { op: Op::Add, target: &target, size: self.n as u8, apart: &apart, domains: &domains };
+        match diagram(&shape, LEFTOVER_MOST_ARCS) {
+            Ok(diagram) if diagram.is_empty() => self.formula.add_clause(&[]),
+            Ok(diagram) => self.diagram(cells, &diagram),
+            Err(_) => {}
         }
     }
 
@@ -457,6 +497,25 @@ mod tests {
         // A column's cells lie in no cage: nothing is left to it.
         let column = encode(&Puzzle::new(4, vec![], vec![]).unwrap(), Bounds::tuples(1000)).unwrap();
         assert!(column.formula().iter().all(|c| c.len() > 1));
+    }
+
+    #[test]
+    fn cells_that_stick_out_of_a_group_get_what_its_cages_leave() {
+        // Row A of a 4x4 (sum 10) is covered by 1 + 2 (A1 A2) and + 8 (A3
+        // A4 B4): B4 sticks out and makes 3 + 8 - 10 = 1, where the cage
+        // alone would let it be 1, 3 or 4.
+        let cages = vec![
+            Cage::new(Op::Add, 3, vec![Cell::new(0, 0), Cell::new(0, 1)]).unwrap().with_distinct(true),
+            Cage::new(Op::Add, 8, vec![Cell::new(0, 2), Cell::new(0, 3), Cell::new(1, 3)]).unwrap().with_distinct(true),
+        ];
+        let puzzle = Puzzle::new(4, vec![], cages).unwrap();
+        let encoding = encode(&puzzle, Bounds::tuples(1000)).unwrap();
+        let units: Vec<Lit> = encoding.formula().iter().filter(|c| c.len() == 1).map(|c| c[0]).collect();
+        let b4 = 4 + 3;
+        for v in [2, 3, 4] {
+            assert!(units.contains(&cell_var(4, b4, v).negative()), "B4 is not {v}: {units:?}");
+        }
+        assert!(!units.contains(&cell_var(4, b4, 1).negative()));
     }
 
     #[test]
