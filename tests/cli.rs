@@ -193,7 +193,10 @@ fn standard_input_and_forced_format() {
     let out = cagey_with_input(&["count", "--input", "kenken", "-"], "1...\n");
     assert_eq!(code(&out), 2);
     let help = stdout(&cagey(&["count", "--help"]));
-    assert!(help.contains("--input-format <kenken|sudoku|keen|killer>") && !help.contains("--input <"), "{help}");
+    assert!(
+        help.contains("--input-format <kenken|sudoku|keen|killer|fpuzzles>") && !help.contains("--input <"),
+        "{help}"
+    );
     assert!(stderr(&out).contains("<stdin>:1:1: expected a size line"), "{}", stderr(&out));
 }
 

@@ -113,7 +113,7 @@ fn issue_74_every_file_the_help_names_exists() {
 #[test]
 fn issue_74_the_input_format_help_lists_keen() {
     let help = stdout(&cagey(&["count", "--help"]));
-    assert!(help.contains("--input-format <kenken|sudoku|keen|killer>"), "{help}");
+    assert!(help.contains("--input-format <kenken|sudoku|keen|killer|fpuzzles>"), "{help}");
     let ids = cagey(&["count", "--input-format", "keen", "puzzles/keen/keen-ids-sample.txt"]);
     assert_eq!(ids.status.code(), Some(0));
 }

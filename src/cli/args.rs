@@ -285,8 +285,13 @@ pub struct ConvertArgs {
     pub input: PuzzleFiles,
 
     /// The format to write.
-    #[arg(long, value_enum, value_name = "kenken|keen|sudoku|grid|killer")]
+    #[arg(long, value_enum, value_name = "kenken|keen|sudoku|grid|killer|fpuzzles|sudokupad")]
     pub to: ConvertTo,
+
+    /// With --to fpuzzles or sudokupad: leave the solution out of the link (by default a
+    /// puzzle with exactly one solution carries it, so that the site can check the solver).
+    #[arg(long)]
+    pub no_solution: bool,
 }
 
 /// A format `convert` writes.
@@ -303,6 +308,12 @@ pub enum ConvertTo {
     Grid,
     /// SudoCue killer strings (9×9 Killer Sudoku), one a line.
     Killer,
+    /// f-puzzles links, one a line.
+    #[value(name = "fpuzzles")]
+    FPuzzles,
+    /// SudokuPad links (with the f-puzzles payload), one a line.
+    #[value(name = "sudokupad")]
+    SudokuPad,
 }
 
 #[derive(Debug, Args)]
@@ -384,7 +395,8 @@ pub struct CheckArgs {
 /// Puzzle files and how to read them.
 #[derive(Debug, Args)]
 pub struct PuzzleFiles {
-    /// Puzzle files (KenKen or Sudoku, detected); '-' reads standard input.
+    /// Puzzle files (KenKen, Sudoku, Keen IDs, killer strings or f-puzzles links, detected); '-'
+    /// reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -396,7 +408,7 @@ pub struct PuzzleFiles {
 #[derive(Clone, Copy, Debug, Args)]
 pub struct ReadArgs {
     /// Read the puzzles as this format instead of detecting it.
-    #[arg(long, value_name = "kenken|sudoku|keen|killer", alias = "input")]
+    #[arg(long, value_name = "kenken|sudoku|keen|killer|fpuzzles", alias = "input")]
     pub input_format: Option<Format>,
 
     /// Report a puzzle that cannot be read and go on with the others (exit status 2 at the

@@ -1,8 +1,10 @@
 //! `cagey convert`: puzzles written in another format.
 
 use std::io::Write;
+use std::time::Duration;
 
-use cagey::format::{keen, kenken, killer, sudoku};
+use cagey::format::{fpuzzles, keen, kenken, killer, sudoku};
+use cagey::{Grid, Puzzle, Solver};
 
 use super::args::{ConvertArgs, ConvertTo};
 use super::exit::{Answer, RunError};
@@ -24,6 +26,14 @@ pub fn convert(args: &ConvertArgs, entries: &mut Entries, out: &mut dyn Write) -
             ConvertTo::Sudoku => sudoku::write(puzzle),
             ConvertTo::Grid => sudoku::write_grid(puzzle),
             ConvertTo::Killer => killer::write(puzzle).map(|line| line + "\n"),
+            ConvertTo::FPuzzles | ConvertTo::SudokuPad => {
+                let solution = if args.no_solution { None } else { only_solution(puzzle, &entry.label())? };
+                let link = match args.to {
+                    ConvertTo::FPuzzles => fpuzzles::fpuzzles_link(puzzle, solution.as_ref()),
+                    _ => fpuzzles::sudokupad_link(puzzle, solution.as_ref()),
+                };
+                link.map(|link| link + "\n")
+            }
         };
         let written = written.map_err(|error| CliError::Unfit { place: entry.label(), message: error.to_string() })?;
         // Puzzles of several lines are set apart by a blank line.
@@ -35,4 +45,29 @@ pub fn convert(args: &ConvertArgs, entries: &mut Entries, out: &mut dyn Write) -
     }
     out.flush()?;
     Ok(Answer::Positive)
+}
+
+/// Time to find out whether a puzzle has exactly one solution to embed.
+const SOLUTION_TIME: Duration = Duration::from_secs(10);
+
+/// The solution of a puzzle that has exactly one; none, with a warning,
+/// when that is not known within [`SOLUTION_TIME`].
+fn only_solution(puzzle: &Puzzle, place: &str) -> Result<Option<Grid>, RunError> {
+    let solver = Solver::builder().timeout(SOLUTION_TIME).build();
+    let solutions = solver.solutions(puzzle, Some(2)).map_err(|error| CliError::Unfit {
+        place: place.to_string(),
+        message: format!("cannot solve it to embed its solution ({error}): try --no-solution"),
+    })?;
+    if !solutions.stats.complete && solutions.grids.len() < 2 {
+        eprintln!(
+            "cagey: warning: {place}: not solved within {} s: the link carries no solution",
+            SOLUTION_TIME.as_secs()
+        );
+    }
+    let complete = solutions.stats.complete;
+    let mut grids = solutions.grids.into_iter();
+    Ok(match (grids.next(), grids.next()) {
+        (Some(only), None) if complete => Some(only),
+        _ => None,
+    })
 }

@@ -44,11 +44,12 @@ impl Entry {
     }
 
     /// A cell's name in the puzzle's own notation: `B3` (row letter, column
-    /// number) for KenKen and Keen, `r2c3` for Sudoku.
+    /// number) for KenKen and Keen, `r2c3` for Sudoku, `R2C3` for f-puzzles.
     pub fn cell_name(&self, cell: Cell) -> String {
         match self.format {
             Format::KenKen | Format::Keen => cell.to_string(),
             Format::Sudoku | Format::Killer => format!("r{}c{}", cell.row + 1, cell.col + 1),
+            Format::FPuzzles => format!("R{}C{}", cell.row + 1, cell.col + 1),
         }
     }
 

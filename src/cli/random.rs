@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-use cagey::format::{Boxes, Format, keen, kenken, killer, sudoku};
+use cagey::format::{Boxes, Format, fpuzzles, keen, kenken, killer, sudoku};
 use cagey::generate::{self, GenerateError, Generated, KenKenOptions, SudokuOptions};
 use cagey::{Backend, BoxShape, CertificateError, Puzzle, Solver, WriteError};
 use rand_chacha::ChaCha8Rng;
@@ -98,6 +98,7 @@ pub fn text(shape: &PuzzleShape, format: Option<Format>, puzzle: &Puzzle) -> Res
         Format::KenKen => Ok(kenken::write(puzzle)),
         Format::Keen => Ok(keen::write(puzzle)? + "\n"),
         Format::Killer => Ok(killer::write(puzzle)? + "\n"),
+        Format::FPuzzles => Ok(fpuzzles::fpuzzles_link(puzzle, None)? + "\n"),
         Format::Sudoku if shape.kind == Kind::Sudoku => {
             let n = puzzle.size();
             let mut givens = vec![0u8; n * n];

@@ -4,9 +4,10 @@ use super::fields::fields;
 use super::options::Format;
 
 /// Guesses the format from the first meaningful line: a `# N` size line or
-/// a cage line means KenKen, a Keen game ID (`6dn:…,…`) Keen, 81
-/// characters of sums and arrows a killer string, anything else Sudoku
-/// (whose `#` lines are comments). `None` for a text with no meaningful
+/// a cage line means KenKen, an f-puzzles or SudokuPad link (or payload, or
+/// JSON) f-puzzles, a Keen game ID (`6dn:…,…`) Keen, 81 characters of sums
+/// and arrows a killer string, anything else Sudoku (whose `#` lines are
+/// comments). `None` for a text with no meaningful
 /// line.
 pub fn detect(text: &str) -> Option<Format> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -36,6 +37,9 @@ pub(super) fn detect_line(line: &str) -> Option<Format> {
     let marked = ["distinct", "overlap"].contains(&first) && fields.len() > 1;
     if (op(Some(&fields[0])) || marked) && fields.len() > 1 {
         return Some(Format::KenKen);
+    }
+    if super::fpuzzles::looks_like(first) {
+        return Some(Format::FPuzzles);
     }
     if super::killer::looks_like(first) {
         return Some(Format::Killer);

@@ -148,6 +148,21 @@ pub enum ParseErrorKind {
         /// How many cells were found.
         found: usize,
     },
+    /// An f-puzzles or SudokuPad link, payload or JSON that cannot be read.
+    BadLink {
+        /// Why, and what was expected.
+        reason: String,
+    },
+    /// f-puzzles constraints the model cannot hold, by name and count.
+    Unsupported {
+        /// `thermometer (3), arrow (1)`.
+        what: String,
+    },
+    /// A puzzle whose embedded solution does not solve it as read.
+    WrongSolution {
+        /// Where the solution fails.
+        why: String,
+    },
     /// Any other structural problem, as the model reports it.
     Invalid(InvalidPuzzle),
 }
@@ -239,6 +254,13 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::BadLength { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
             }
+            ParseErrorKind::BadLink { reason } => write!(f, "{reason}"),
+            ParseErrorKind::Unsupported { what } => write!(f, "f-puzzles constraints cagey cannot solve: {what}"),
+            ParseErrorKind::WrongSolution { why } => write!(
+                f,
+                "the solution the link carries does not solve the puzzle as read ({why}): \
+                 is the link damaged, or a constraint read wrong?"
+            ),
             ParseErrorKind::Invalid(invalid) => write!(f, "{invalid}"),
         }
     }
@@ -261,4 +283,8 @@ pub enum WriteError {
          once at most, sums up to 45, each cage joined by a king's move, givens outside the cages"
     )]
     NotKiller(&'static str),
+    /// f-puzzles shows regions, the global rules, Killer cages, XV pairs,
+    /// Kropki dots, little killers, and KenKen cages by their labels.
+    #[error("f-puzzles cannot show {0}")]
+    NotFPuzzles(String),
 }

@@ -1,10 +1,11 @@
 //! Reading and writing puzzles as text: the neknek KenKen format, the
-//! Sudoku line and grid formats, Keen game IDs and SudoCue killer strings,
-//! with auto-detection.
+//! Sudoku line and grid formats, Keen game IDs, SudoCue killer strings and
+//! f-puzzles links, with auto-detection.
 
 mod detect;
 mod error;
 mod fields;
+pub mod fpuzzles;
 pub mod keen;
 pub mod kenken;
 pub mod killer;

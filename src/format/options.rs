@@ -16,6 +16,8 @@ pub enum Format {
     Keen,
     /// SudoCue short killer strings (9×9 Killer Sudoku), one a line.
     Killer,
+    /// f-puzzles and SudokuPad links, payloads or JSON, one a line.
+    FPuzzles,
 }
 
 impl FromStr for Format {
@@ -27,7 +29,8 @@ impl FromStr for Format {
             "sudoku" => Ok(Format::Sudoku),
             "keen" => Ok(Format::Keen),
             "killer" => Ok(Format::Killer),
-            _ => Err(format!("unknown format '{s}': expected kenken, sudoku, keen or killer")),
+            "fpuzzles" | "f-puzzles" | "sudokupad" => Ok(Format::FPuzzles),
+            _ => Err(format!("unknown format '{s}': expected kenken, sudoku, keen, killer or fpuzzles")),
         }
     }
 }
@@ -39,6 +42,7 @@ impl fmt::Display for Format {
             Format::Sudoku => "sudoku",
             Format::Keen => "keen",
             Format::Killer => "killer",
+            Format::FPuzzles => "fpuzzles",
         })
     }
 }

@@ -8,7 +8,7 @@ use super::detect::detect_line;
 use super::fields::fields;
 use super::options::{Format, ParseOptions, Parsed};
 use super::reader::{Item, LineReader, read_all};
-use super::{keen, kenken, killer, sudoku};
+use super::{fpuzzles, keen, kenken, killer, sudoku};
 
 /// Reads puzzles from text handed over a line at a time, holding only the
 /// puzzle being read: the memory a file of a million puzzles takes is that
@@ -132,6 +132,7 @@ impl Detecting {
             Format::Sudoku => Box::new(sudoku::Reader::new(self.options.boxes)),
             Format::Keen => Box::new(keen::Reader),
             Format::Killer => Box::new(killer::Reader),
+            Format::FPuzzles => Box::new(fpuzzles::Reader::default()),
         });
     }
 

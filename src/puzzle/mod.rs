@@ -321,7 +321,7 @@ impl Cage {
     }
 
     /// The one-cell `!` cage of a given `value` (not 0) in `cell`.
-    fn given(cell: Cell, value: u8) -> Self {
+    pub(crate) fn given(cell: Cell, value: u8) -> Self {
         Cage { op: Op::Given, target: u64::from(value).into(), cells: CageCells::One([cell]), distinct: false }
     }
 
