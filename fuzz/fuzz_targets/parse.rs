@@ -9,7 +9,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
     let text = String::from_utf8_lossy(bytes);
-    for format in [None, Some(Format::KenKen), Some(Format::Sudoku), Some(Format::Keen), Some(Format::Killer)] {
+    let formats = [Format::KenKen, Format::Sudoku, Format::Keen, Format::Killer, Format::FPuzzles];
+    for format in [None].into_iter().chain(formats.map(Some)) {
         let options = ParseOptions { format, boxes: Boxes::Default };
         let whole = format::parse(&text, "fuzz", &options);
         if let Ok(parsed) = &whole {

@@ -407,6 +407,75 @@ mod tests {
         }
     }
 
+    /// Any JSON value of a few levels, from keys and leaves f-puzzles uses.
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::{Value, json};
+        let leaves =
+            ["R1C1", "R2C3", "R9C9", "R0C1", "RxCy", "12x", "3-", "X", "V", "", "1", "-4", "99999999999999999999999"];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..30).prop_map(|n| json!(n)),
+            prop::sample::select(leaves.to_vec()).prop_map(|s| json!(s)),
+        ];
+        let keys = [
+            "size",
+            "grid",
+            "killercage",
+            "cells",
+            "value",
+            "given",
+            "region",
+            "littlekillersum",
+            "difference",
+            "ratio",
+            "xv",
+            "diagonal+",
+            "antiking",
+            "disjointgroups",
+            "solution",
+            "negative",
+            "extraregion",
+            "arrow",
+        ];
+        leaf.prop_recursive(3, 32, 5, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(keys.to_vec()), inner), 0..6).prop_map(|entries| {
+                    Value::Object(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Hostile JSON, with a well-formed grid or not: a puzzle or an
+        /// error, never a panic.
+        #[test]
+        fn any_json_reads_or_is_refused(
+            size in 0usize..5,
+            cells in prop::collection::vec(json_value(), 16),
+            extra in prop::collection::vec(json_value(), 0..4),
+            grid_ok in any::<bool>(),
+        ) {
+            let n = size.max(1);
+            let grid: Vec<serde_json::Value> = (0..n)
+                .map(|r| serde_json::Value::Array((0..n).map(|c| cells[(r * n + c) % 16].clone()).collect()))
+                .collect();
+            let mut object = serde_json::Map::new();
+            object.insert("size".into(), serde_json::json!(size));
+            object.insert("grid".into(), if grid_ok { serde_json::Value::Array(grid) } else { cells[0].clone() });
+            for value in extra {
+                if let serde_json::Value::Object(entries) = value {
+                    object.extend(entries);
+                }
+            }
+            let text = serde_json::Value::Object(object).to_string();
+            let _ = read(&text);
+            let _ = read(&format!("https://f-puzzles.com/?load={}", compress(&text)));
+        }
+    }
+
     #[test]
     fn most_generated_puzzles_can_be_written() {
         let written = (0..200)
