@@ -67,6 +67,16 @@ fn public_links_read_as_their_sources_say() {
 }
 
 #[test]
+fn json_output_lists_what_was_ignored() {
+    let out = cagey(&["count", "--format", "json", "tests/fpuzzles/piggly-wiggly.json"], "");
+    let record: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let ignored = serde_json::json!(["author (1)", "cells' candidates (36)", "ruleset (1)", "title (1)"]);
+    assert_eq!(record["ignored"], ignored, "{record}");
+    let plain = cagey(&["count", "--format", "json", "puzzles/sudoku/6x6-unique.txt"], "");
+    assert!(!text(&plain.stdout).contains("ignored"), "nothing is ignored in a Sudoku line");
+}
+
+#[test]
 fn cells_are_named_as_f_puzzles_names_them() {
     let out = cagey(&["unique", "tests/fpuzzles/links.txt"], "");
     assert!(text(&out.stdout).contains("# they differ at R8C3 "), "{}", text(&out.stdout));

@@ -221,6 +221,9 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
         "checked_against_solutions": report.listed.is_some(),
         "elapsed_ms": report.elapsed.as_micros() as f64 / 1e3,
     });
+    if !entry.ignored.is_empty() {
+        record["ignored"] = entry.ignored.clone().into();
+    }
     if let Some(suggestion) = &report.suggestion {
         let givens: Vec<_> =
             suggestion.givens.iter().map(|&(c, value)| json!({"cell": cell(c), "value": value})).collect();

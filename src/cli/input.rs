@@ -23,6 +23,8 @@ pub struct Entry {
     /// takes its line in the output (see [`Entry::write_skipped`]); its
     /// `puzzle` is an empty 1×1 stand-in, never to be answered.
     pub skipped: Option<String>,
+    /// What the text held that constrains nothing (see [`Parsed::ignored`]).
+    pub ignored: Vec<String>,
 }
 
 impl Entry {
@@ -170,7 +172,8 @@ impl<'a> Entries<'a> {
                 warn_scattered(&file.name, parsed.line, &scattered);
             }
         }
-        Entry { source: file.name.clone(), line: parsed.line, puzzle: parsed.puzzle, format, skipped: None }
+        let (line, ignored) = (parsed.line, parsed.ignored);
+        Entry { source: file.name.clone(), line, puzzle: parsed.puzzle, format, skipped: None, ignored }
     }
 }
 
@@ -195,7 +198,14 @@ impl Iterator for Entries<'_> {
                     let message = error.kind.to_string();
                     let stand_in = Puzzle::new(1, vec![], vec![]).expect("an empty 1x1 grid is a puzzle");
                     let (source, line) = (file.name.clone(), error.line);
-                    return Some(Ok(Entry { source, line, puzzle: stand_in, format, skipped: Some(message) }));
+                    return Some(Ok(Entry {
+                        source,
+                        line,
+                        puzzle: stand_in,
+                        format,
+                        skipped: Some(message),
+                        ignored: Vec::new(),
+                    }));
                 }
                 Some(Err(error)) => {
                     let error = file.explain(error);

@@ -42,6 +42,9 @@ pub struct Outcome<'a> {
     #[serde(flatten)]
     stats: Stats,
     elapsed_ms: f64,
+    /// What the puzzle's text held that constrains nothing.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    ignored: &'a [String],
 }
 
 impl<'a> Outcome<'a> {
@@ -58,6 +61,7 @@ impl<'a> Outcome<'a> {
             stats,
             // Whole microseconds: no digits of float noise past them.
             elapsed_ms: elapsed.as_micros() as f64 / 1e3,
+            ignored: &entry.ignored,
         }
     }
 

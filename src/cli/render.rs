@@ -392,7 +392,7 @@ mod tests {
 
     fn seed() -> Entry {
         let puzzle = format::parse(SEED, "seed", &Default::default()).unwrap().remove(0).puzzle;
-        Entry { source: "seed".into(), line: 1, puzzle, format: Format::KenKen, skipped: None }
+        Entry { source: "seed".into(), line: 1, puzzle, format: Format::KenKen, skipped: None, ignored: Vec::new() }
     }
 
     /// The red channel of the pixel at `(x, y)`: 0 black, 255 white.
@@ -446,7 +446,8 @@ mod tests {
     fn killer_cages_are_dashed_inside_their_cells_and_boxes_stay_heavier() {
         let text = "# 4 boxes 2x2 killer\n+ 3 A1 A2\n+ 7 B1 B2\n+ 10 A3 A4 B3 B4\n+ 10 C1 C2 C3 C4\n+ 10 D1 D2 D3 D4\n";
         let puzzle = format::parse(text, "k", &Default::default()).unwrap().remove(0).puzzle;
-        let entry = Entry { source: "k".into(), line: 1, puzzle, format: Format::KenKen, skipped: None };
+        let entry =
+            Entry { source: "k".into(), line: 1, puzzle, format: Format::KenKen, skipped: None, ignored: Vec::new() };
         let pixmap = rasterise(&draw(&entry, &Fill::Nothing)).unwrap();
         let (a1, middle) = (MARGIN, MARGIN + CELL / 2.0);
         // A1|B1 part two cages inside a box: the cell line stays thin, and
@@ -466,7 +467,8 @@ mod tests {
     fn sudoku_boxes_are_thick_and_givens_bold() {
         let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let puzzle = format::parse(line, "s", &Default::default()).unwrap().remove(0).puzzle;
-        let entry = Entry { source: "s".into(), line: 1, puzzle, format: Format::Sudoku, skipped: None };
+        let entry =
+            Entry { source: "s".into(), line: 1, puzzle, format: Format::Sudoku, skipped: None, ignored: Vec::new() };
         let pixmap = rasterise(&draw(&entry, &Fill::Nothing)).unwrap();
         let middle = MARGIN + CELL / 2.0;
         assert!(red(&pixmap, MARGIN + CELL, middle) > 120, "inside a box");

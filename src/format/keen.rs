@@ -74,7 +74,7 @@ impl LineReader for Reader {
         let column = line[..line.len() - trimmed.len()].chars().count() + 1;
         let token = trimmed.split_whitespace().next().expect("a line with text");
         out(read_id(token)
-            .map(|puzzle| Parsed { puzzle, line: line_no })
+            .map(|puzzle| Parsed::new(puzzle, line_no))
             .map_err(|(at, kind)| (line_no, column + at, kind)));
     }
 

@@ -327,7 +327,7 @@ impl Builder {
     fn finish(self) -> Result<Parsed, (usize, ParseErrorKind)> {
         let puzzle =
             Puzzle::new(self.size, self.groups, self.cages).map_err(|e| (self.line, ParseErrorKind::Invalid(e)))?;
-        Ok(Parsed { puzzle, line: self.line })
+        Ok(Parsed::new(puzzle, self.line))
     }
 }
 

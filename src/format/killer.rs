@@ -61,9 +61,7 @@ impl LineReader for Reader {
         if first.starts_with('#') {
             return;
         }
-        out(read(first)
-            .map(|puzzle| Parsed { puzzle, line: line_no })
-            .map_err(|(at, kind)| (line_no, column + at, kind)));
+        out(read(first).map(|puzzle| Parsed::new(puzzle, line_no)).map_err(|(at, kind)| (line_no, column + at, kind)));
     }
 
     fn finish(&mut self, _out: &mut dyn FnMut(Item)) {}

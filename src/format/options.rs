@@ -97,6 +97,16 @@ pub struct Parsed {
     pub puzzle: Puzzle,
     /// The 1-based line where the puzzle starts.
     pub line: usize,
+    /// What the text held that constrains nothing and was left out (an
+    /// f-puzzles link's title, pencil marks, drawings), with counts.
+    pub ignored: Vec<String>,
+}
+
+impl Parsed {
+    /// `puzzle`, read from `line`, with nothing ignored.
+    pub fn new(puzzle: Puzzle, line: usize) -> Self {
+        Parsed { puzzle, line, ignored: Vec::new() }
+    }
 }
 
 #[cfg(test)]

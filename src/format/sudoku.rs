@@ -110,7 +110,7 @@ impl Reader {
                 Boxes::Shape(shape) => Some(shape),
             };
             let puzzle = Puzzle::sudoku(size, shape, &givens);
-            out(puzzle.map(|puzzle| Parsed { puzzle, line }).map_err(|e| (line, column, ParseErrorKind::Invalid(e))));
+            out(puzzle.map(|puzzle| Parsed::new(puzzle, line)).map_err(|e| (line, column, ParseErrorKind::Invalid(e))));
         }
     }
 }

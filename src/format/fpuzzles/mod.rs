@@ -20,15 +20,13 @@ mod rules;
 mod write;
 
 use crate::format::error::ParseErrorKind;
-use crate::puzzle::Puzzle;
 
 use super::fields::fields;
-use super::options::Parsed;
 use super::reader::{Item, LineReader};
 #[cfg(test)]
 use link::compress;
 use link::{bad, decompress, payload_start, shorten};
-use read::read_json;
+use read::{Read, read_json};
 pub use write::{fpuzzles_link, sudokupad_link};
 
 /// Whether `field` is an f-puzzles or SudokuPad link, a bare payload, or
@@ -66,7 +64,7 @@ impl LineReader for Reader {
                 }
                 if !field.starts_with('{') {
                     let read = read_link(field);
-                    out(read.map(|puzzle| Parsed { puzzle, line: line_no }).map_err(|kind| (line_no, column, kind)));
+                    out(read.map(|read| read.parsed(line_no)).map_err(|kind| (line_no, column, kind)));
                     return;
                 }
                 (line_no, column, String::new(), Scan::default())
@@ -76,7 +74,7 @@ impl LineReader for Reader {
         text.push_str(line);
         scan.feed(line);
         if scan.closed() {
-            out(read_json(&text).map(|puzzle| Parsed { puzzle, line: first }).map_err(|kind| (first, column, kind)));
+            out(read_json(&text).map(|read| read.parsed(first)).map_err(|kind| (first, column, kind)));
         } else {
             self.json = Some((first, column, text, scan));
         }
@@ -129,7 +127,7 @@ impl Scan {
 }
 
 /// The puzzle of a link or a bare payload.
-fn read_link(field: &str) -> Result<Puzzle, ParseErrorKind> {
+fn read_link(field: &str) -> Result<Read, ParseErrorKind> {
     let lower = field.to_ascii_lowercase();
     let bare = lower.trim_start_matches("http://").trim_start_matches("https://").trim_start_matches("www.");
     let skipped = field.len() - bare.len();
@@ -180,7 +178,7 @@ mod tests {
     use crate::crosscheck::generate::{KenKenOptions, kenken, rng};
     use crate::format::{Format, ParseOptions, parse};
     use crate::puzzle::verify::verify;
-    use crate::puzzle::{BoxShape, Cage, Cell, Op};
+    use crate::puzzle::{BoxShape, Cage, Cell, Op, Puzzle};
 
     /// The puzzles of `text` read as f-puzzles, or the first error's text.
     fn read(text: &str) -> Result<Vec<Puzzle>, String> {

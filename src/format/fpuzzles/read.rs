@@ -10,6 +10,7 @@ use crate::puzzle::{BoxShape, Cage, Cell, Grid, Group, Op, Puzzle, Target};
 
 use super::link::bad;
 use super::rules;
+use crate::format::options::Parsed;
 
 /// Keys that draw, annotate or set up the page and constrain nothing
 /// (the last two the f-puzzles solver userscript adds).
@@ -33,7 +34,7 @@ const CELL_COSMETIC: [&str; 7] =
     ["candidates", "centerPencilMarks", "cornerPencilMarks", "givenPencilMarks", "c", "cArray", "highlight"];
 
 /// The puzzle of f-puzzles JSON text.
-pub(super) fn read_json(text: &str) -> Result<Puzzle, ParseErrorKind> {
+pub(super) fn read_json(text: &str) -> Result<Read, ParseErrorKind> {
     let value: Value = serde_json::from_str(text).map_err(|error| bad(format!("bad f-puzzles JSON: {error}")))?;
     let object =
         value.as_object().ok_or_else(|| bad("the f-puzzles JSON is not an object: expected {\"size\": N, …}"))?;
@@ -43,7 +44,7 @@ pub(super) fn read_json(text: &str) -> Result<Puzzle, ParseErrorKind> {
             return Err(ParseErrorKind::WrongSolution { why: explain(&read.puzzle, &violation) });
         }
     }
-    Ok(read.puzzle)
+    Ok(read)
 }
 
 /// Where a solution fails a puzzle, with cells named as f-puzzles names
@@ -71,10 +72,20 @@ fn explain(puzzle: &Puzzle, violation: &Violation) -> String {
 /// The cells and value of an entry of a constraint's list.
 type Entry = (Vec<Cell>, Option<String>);
 
-/// A puzzle read, and the solution the payload carried.
-struct Read {
+/// A puzzle read, the solution the payload carried, and what it held that
+/// constrains nothing.
+pub(super) struct Read {
     puzzle: Puzzle,
     solution: Option<Grid>,
+    ignored: BTreeMap<String, usize>,
+}
+
+impl Read {
+    /// The puzzle as read from `line`, with what was ignored.
+    pub(super) fn parsed(self, line: usize) -> Parsed {
+        let ignored = self.ignored.into_iter().map(|(what, count)| format!("{what} ({count})")).collect();
+        Parsed { ignored, ..Parsed::new(self.puzzle, line) }
+    }
 }
 
 /// Reads the JSON object of an f-puzzles puzzle.
@@ -85,6 +96,8 @@ struct Decoder<'a> {
     cages: Vec<Cage>,
     /// Constraints the model cannot hold, with how many of each.
     refused: BTreeMap<String, usize>,
+    /// Entries that constrain nothing, with how many of each.
+    ignored: BTreeMap<String, usize>,
 }
 
 impl<'a> Decoder<'a> {
@@ -94,7 +107,8 @@ impl<'a> Decoder<'a> {
             let found = object.get("size").map_or_else(|| "nothing".to_string(), Value::to_string);
             return Err(ParseErrorKind::BadSize { found });
         }
-        Ok(Decoder { object, size, groups: Vec::new(), cages: Vec::new(), refused: BTreeMap::new() })
+        let (groups, cages, refused, ignored) = (Vec::new(), Vec::new(), BTreeMap::new(), BTreeMap::new());
+        Ok(Decoder { object, size, groups, cages, refused, ignored })
     }
 
     fn read(mut self) -> Result<Read, ParseErrorKind> {
@@ -124,11 +138,13 @@ impl<'a> Decoder<'a> {
                         *self.refused.entry("negative constraint".to_string()).or_default() += rules;
                     }
                 }
-                key if COSMETIC.contains(&key) => {}
+                key if COSMETIC.contains(&key) => {
+                    if let Some(count) = present(value) {
+                        *self.ignored.entry(key.to_string()).or_default() += count;
+                    }
+                }
                 key => {
-                    let count = value.as_array().map_or(1, Vec::len);
-                    let set = !matches!(value, Value::Bool(false) | Value::Null) && count > 0;
-                    if set {
+                    if let Some(count) = present(value) {
                         *self.refused.entry(key.to_string()).or_default() += count;
                     }
                 }
@@ -140,7 +156,7 @@ impl<'a> Decoder<'a> {
         }
         let solution = self.solution();
         let puzzle = Puzzle::new(self.size, self.groups, self.cages).map_err(ParseErrorKind::Invalid)?;
-        Ok(Read { puzzle, solution })
+        Ok(Read { puzzle, solution, ignored: self.ignored })
     }
 
     /// Givens and regions.
@@ -174,10 +190,13 @@ impl<'a> Decoder<'a> {
                     }
                     self.cages.push(Cage::given(Cell::new(r, c), value as u8));
                 }
-                for key in cell_object.keys() {
-                    let known =
-                        ["region", "given", "value"].contains(&key.as_str()) || CELL_COSMETIC.contains(&key.as_str());
-                    if !known {
+                for (key, value) in cell_object {
+                    let key = key.as_str();
+                    if CELL_COSMETIC.contains(&key) && present(value).is_some() {
+                        *self.ignored.entry(format!("cells' {key}")).or_default() += 1;
+                    } else if key == "value" && cell_object.get("given").and_then(Value::as_bool) != Some(true) {
+                        *self.ignored.entry("cells' entered digits".to_string()).or_default() += 1;
+                    } else if !["region", "given", "value"].contains(&key) && !CELL_COSMETIC.contains(&key) {
                         *self.refused.entry(format!("cell {key}")).or_default() += 1;
                     }
                 }
@@ -312,6 +331,17 @@ impl<'a> Decoder<'a> {
         let values =
             values.filter(|values| values.len() == n * n && values.iter().all(|&v| (1..=n as u8).contains(&v)));
         values.and_then(|values| Grid::new(n, values))
+    }
+}
+
+/// How many entries a key's value holds, if any: a list's length, one for
+/// anything else but `false`, `null`, an empty list or an empty text.
+fn present(value: &Value) -> Option<usize> {
+    match value {
+        Value::Null | Value::Bool(false) => None,
+        Value::Array(list) => (!list.is_empty()).then_some(list.len()),
+        Value::String(text) => (!text.trim().is_empty()).then_some(1),
+        _ => Some(1),
     }
 }
 
