@@ -100,3 +100,22 @@ fn generated_puzzles_open_as_links_with_their_solutions() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("f-puzzles cannot show a no-op KenKen"), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn true_candidates_count_the_solutions_through_each_value() {
+    let seed = "puzzles/kenken/seed-5x5-three-solutions.txt";
+    let solved = text(&cagey(&["solve", "--all", seed], "").stdout);
+    let grids: Vec<Vec<u64>> = solved.split("\n\n").map(values).filter(|g| g.len() == 25).collect();
+    assert_eq!(grids.len(), 3);
+    for cap in [1, 2, 3] {
+        let out = cagey(&["analyze", "--format", "json", "--true-candidates", &cap.to_string(), seed], "");
+        let record: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+        let counts: Vec<u64> =
+            record["solutionsPerCandidate"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let expected: Vec<u64> = (0..25 * 5)
+            .map(|i| grids.iter().filter(|g| g[i / 5] == (i % 5 + 1) as u64).count() as u64)
+            .map(|count| count.min(cap))
+            .collect();
+        assert_eq!(counts, expected, "cap {cap}");
+    }
+}

@@ -31,6 +31,8 @@ struct Report {
     suggestion: Option<Suggestion>,
     /// For KenKen, changes to one cage that would do instead of givens.
     changes: Vec<CageChange>,
+    /// With --true-candidates: solutions per cell and value, capped.
+    candidates: Option<Vec<u64>>,
     elapsed: Duration,
 }
 
@@ -132,8 +134,10 @@ fn report(solver: &Solver, args: &AnalyzeArgs, entry: &Entry, keep: Option<&Grid
         Some(keep) if entry.format == Format::KenKen => solver.cage_changes(puzzle, keep, CHANGES)?,
         _ => Vec::new(),
     };
+    let candidates = args.true_candidates.map(|cap| solver.true_candidates(puzzle, &analysis, cap)).transpose()?;
     let timed_out = count.stats.timed_out;
-    Ok(Report { count, timed_out, analysis, listed, suggestion, changes, elapsed: started.elapsed() })
+    let elapsed = started.elapsed();
+    Ok(Report { count, timed_out, analysis, listed, suggestion, changes, candidates, elapsed })
 }
 
 /// `3 solutions`, `10000+ solutions`, `no solution`.
@@ -223,6 +227,9 @@ fn write_json(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
     });
     if !entry.ignored.is_empty() {
         record["ignored"] = entry.ignored.clone().into();
+    }
+    if let Some(candidates) = &report.candidates {
+        record["solutionsPerCandidate"] = candidates.clone().into();
     }
     if let Some(suggestion) = &report.suggestion {
         let givens: Vec<_> =

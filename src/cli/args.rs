@@ -339,6 +339,12 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub suggest: bool,
 
+    /// With --format json: add 'solutionsPerCandidate', for each cell and value how many
+    /// solutions put the value there, counted up to CAP (the f-puzzles solver's true
+    /// candidates; 1 says only whether any does).
+    #[arg(long, value_name = "CAP", value_parser = clap::value_parser!(u64).range(1..))]
+    pub true_candidates: Option<u64>,
+
     /// The solution the givens keep, as a grid ('cagey solve' prints them) or a Sudoku line:
     /// the first solution found by default. Its file must hold one grid for each puzzle.
     #[arg(long, value_name = "FILE", requires = "suggest")]

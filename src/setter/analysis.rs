@@ -198,6 +198,40 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// For each cell (row-major) and value (from 1), how many solutions put
+    /// the value in the cell, counted up to `cap` (at least 1): the shape of
+    /// the true candidates the f-puzzles solver protocol answers. Values
+    /// `analysis` (of the same puzzle) rules out count 0 without a search;
+    /// with a cap of 1 no search is needed at all. A timeout or an
+    /// interrupt leaves counts short.
+    pub fn true_candidates(&self, puzzle: &Puzzle, analysis: &Analysis, cap: u64) -> Result<Vec<u64>, SolveError> {
+        let n = puzzle.size();
+        let cap = cap.max(1);
+        let mut counts = vec![0; n * n * n];
+        for cell in 0..n * n {
+            for value in analysis.values(Cell::new(cell / n, cell % n)) {
+                let value = usize::from(value);
+                counts[cell * n + value - 1] = if cap == 1 {
+                    1
+                } else {
+                    let mut found = 0;
+                    self.run(
+                        puzzle,
+                        &[vec![(cell, value)]],
+                        crate::native::Report::Count(&mut || {
+                            found += 1;
+                            if found >= cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                        }),
+                    )?;
+                    found
+                };
+            }
+        }
+        Ok(counts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
