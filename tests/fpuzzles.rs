@@ -119,3 +119,17 @@ fn true_candidates_count_the_solutions_through_each_value() {
         assert_eq!(counts, expected, "cap {cap}");
     }
 }
+
+#[test]
+fn sudokupad_payloads_read_zipped_or_not_and_drawings_are_refused() {
+    let out = cagey(&["count", "--keep-going", "--format", "json", "tests/fpuzzles/sudokupad.txt"], "");
+    let records: Vec<serde_json::Value> =
+        text(&out.stdout).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    // Six solutions, as the KenKen text of the same puzzle counts on SAT.
+    assert_eq!((records[0]["count"].as_u64(), records[1]["count"].as_u64()), (Some(6), Some(6)), "{records:?}");
+    let kenken = "# 4 boxes 2x2 killer\ndistinct C1 D1\n! 1 A1\n! 1 D4\n+ 5 A2 A3\n";
+    assert_eq!(text(&cagey(&["count", "--backend", "sat", "-"], kenken).stdout), "6\n");
+    assert_eq!(records[2]["type"], "skipped");
+    let error = records[2]["error"].as_str().unwrap();
+    assert!(error.contains("cannot solve: SudokuPad lines (drawings whose rules are text) (1)"), "{error}");
+}

@@ -7,9 +7,10 @@ pub(super) fn bad(reason: impl Into<String>) -> ParseErrorKind {
     ParseErrorKind::BadLink { reason: reason.into() }
 }
 
-/// Whether `text` starts as LZ-String's base64 of a JSON object does.
+/// Whether `text` starts as LZ-String's base64 of a JSON object does
+/// (`N4Ig` for `{"`; SudokuPad's zipped JSON has its keys unquoted).
 pub(super) fn payload_start(text: &str) -> bool {
-    text.starts_with("N4Ig")
+    text.starts_with("N4")
 }
 
 /// `text` as an error shows it: at most 24 characters.

@@ -1,8 +1,9 @@
 //! f-puzzles puzzles, as the links setters share: an f-puzzles link
 //! (`https://f-puzzles.com/?load=…`), a SudokuPad link that carries an
-//! f-puzzles payload (`https://sudokupad.app/fpuzzles…`), the bare payload
-//! (LZ-String base64 of a JSON object), or the JSON itself, one puzzle a
-//! line (the JSON may span lines).
+//! f-puzzles payload (`https://sudokupad.app/fpuzzles…`) or its own
+//! (`…/scl…`, see `sudokupad.rs`), the bare payload (LZ-String base64 of a
+//! JSON object), or the JSON itself, one puzzle a line (the JSON may span
+//! lines).
 //!
 //! Every constraint the model holds is read: givens, regions (default
 //! boxes unless cells say otherwise; cells in no region), Killer cages
@@ -17,6 +18,7 @@
 mod link;
 mod read;
 mod rules;
+mod sudokupad;
 mod write;
 
 use crate::format::error::ParseErrorKind;
@@ -36,9 +38,8 @@ pub(super) fn looks_like(field: &str) -> bool {
     let bare = lower.trim_start_matches("http://").trim_start_matches("https://").trim_start_matches("www.");
     field.starts_with('{')
         || ["f-puzzles.com", "sudokupad.app", "app.crackingthecryptic.com"].iter().any(|host| bare.starts_with(host))
-        || ["fpuzzles", "fpuz", "scl", "ctc", ""]
-            .iter()
-            .any(|prefix| field.strip_prefix(prefix).is_some_and(payload_start))
+        || ["fpuzzles", "fpuz", "scl", "ctc"].iter().any(|prefix| field.strip_prefix(prefix).is_some_and(payload_start))
+        || field.starts_with("N4Ig")
 }
 
 /// Reads f-puzzles links, payloads and JSON, one puzzle a line or a JSON
@@ -165,7 +166,8 @@ fn read_link(field: &str) -> Result<Read, ParseErrorKind> {
     let json =
         decompress(data).ok_or_else(|| bad("the payload is not LZ-String base64 text: is the link cut short?"))?;
     if kind == "SudokuPad" {
-        return Err(bad("SudokuPad's own scl/ctc payloads are drawings, not rules: expected an f-puzzles payload"));
+        let (puzzle, solution) = sudokupad::read(&json)?;
+        return Read::new(puzzle, solution);
     }
     read_json(&json)
 }

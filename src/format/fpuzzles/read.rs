@@ -38,13 +38,7 @@ pub(super) fn read_json(text: &str) -> Result<Read, ParseErrorKind> {
     let value: Value = serde_json::from_str(text).map_err(|error| bad(format!("bad f-puzzles JSON: {error}")))?;
     let object =
         value.as_object().ok_or_else(|| bad("the f-puzzles JSON is not an object: expected {\"size\": N, …}"))?;
-    let read = Decoder::new(object)?.read()?;
-    if let Some(solution) = &read.solution {
-        if let Err(violation) = verify(&read.puzzle, solution) {
-            return Err(ParseErrorKind::WrongSolution { why: explain(&read.puzzle, &violation) });
-        }
-    }
-    Ok(read)
+    Decoder::new(object)?.read()?.checked()
 }
 
 /// Where a solution fails a puzzle, with cells named as f-puzzles names
@@ -81,6 +75,21 @@ pub(super) struct Read {
 }
 
 impl Read {
+    /// `puzzle`, with nothing ignored, once `solution` (if any) solves it.
+    pub(super) fn new(puzzle: Puzzle, solution: Option<Grid>) -> Result<Read, ParseErrorKind> {
+        Read { puzzle, solution, ignored: BTreeMap::new() }.checked()
+    }
+
+    /// This, if the solution it carries (if any) solves the puzzle.
+    fn checked(self) -> Result<Read, ParseErrorKind> {
+        if let Some(solution) = &self.solution {
+            if let Err(violation) = verify(&self.puzzle, solution) {
+                return Err(ParseErrorKind::WrongSolution { why: explain(&self.puzzle, &violation) });
+            }
+        }
+        Ok(self)
+    }
+
     /// The puzzle as read from `line`, with what was ignored.
     pub(super) fn parsed(self, line: usize) -> Parsed {
         let ignored = self.ignored.into_iter().map(|(what, count)| format!("{what} ({count})")).collect();
