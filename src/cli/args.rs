@@ -660,9 +660,10 @@ pub struct GenerateArgs {
     pub unique: bool,
 
     /// Write the puzzles in this format: kenken (neknek text), sudoku (lines), keen (game
-    /// IDs that Keen opens, for KenKen with cages in one piece and no no-op cages) or killer
-    /// (SudoCue killer strings, for 9x9 --killer puzzles). Default: the kind's own.
-    #[arg(long, value_name = "kenken|sudoku|keen|killer")]
+    /// IDs that Keen opens, for KenKen with cages in one piece and no no-op cages), killer
+    /// (SudoCue killer strings, for 9x9 --killer puzzles) or fpuzzles (f-puzzles links, without
+    /// solutions: 'convert --to fpuzzles' adds them). Default: the kind's own.
+    #[arg(long, value_name = "kenken|sudoku|keen|killer|fpuzzles")]
     pub emit: Option<Format>,
 }
 
