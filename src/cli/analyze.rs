@@ -193,7 +193,7 @@ fn write_text(out: &mut dyn Write, entry: &Entry, report: &Report) -> std::io::R
 }
 
 /// A cage as a line of KenKen text.
-fn cage_text(cage: &Cage) -> String {
+pub fn cage_text(cage: &Cage) -> String {
     let cells: Vec<String> = cage.cells().iter().map(ToString::to_string).collect();
     let distinct = if cage.is_distinct() { "distinct " } else { "" };
     format!("{distinct}{} {} {}", cage.op(), cage.target(), cells.join(" "))

@@ -156,6 +156,22 @@ Examples:
   cagey fuzz --cases 5000 --size 1..6 --noop
   cagey fuzz --cases 20000 --size 1..25 --mix      (every feature of the model)")]
     Fuzz(FuzzArgs),
+    /// Serve a page for setters, and the f-puzzles solver protocol, on this machine.
+    #[command(after_help = "Open the address it prints: paste or drop a puzzle in any format cagey reads, and
+the page draws it and shows, as you edit, whether it is unique (or where two solutions
+differ), how many solutions it has, which cells are open and what would fix it, with a
+button to apply each suggestion. The same port answers the f-puzzles solver userscript
+(Rangsk's protocol: truecandidates, solve, check, count, cancel) at ws://localhost:4545.
+
+It listens on loopback only unless --host says otherwise, and answers only pages of its
+own, f-puzzles and SudokuPad (--allow-origin adds more). Each request has --timeout; a new
+request on a connection, or its closing, stops the work still running for it.
+
+Examples:
+  cagey serve                     (http://127.0.0.1:4545/)
+  cagey serve --open --port 8080
+  cagey serve --timeout 300 --max-clients 4")]
+    Serve(ServeArgs),
     /// Print a shell's completion script for cagey.
     #[command(after_help = "Examples:
   cagey completions bash > ~/.local/share/bash-completion/completions/cagey
@@ -665,6 +681,41 @@ pub struct GenerateArgs {
     /// solutions: 'convert --to fpuzzles' adds them). Default: the kind's own.
     #[arg(long, value_name = "kenken|sudoku|keen|killer|fpuzzles")]
     pub emit: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but loopback lets other machines use this one's
+    /// CPU (the Origin check still applies).
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+
+    /// The port for the page and the f-puzzles protocol (0: any free port).
+    #[arg(long, value_name = "PORT", default_value_t = 4545)]
+    pub port: u16,
+
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+
+    /// The solver to use: auto, native or sat.
+    #[arg(long, value_name = "auto|native|sat", default_value = "auto")]
+    pub backend: Backend,
+
+    /// Stop each request's work after SECONDS.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "60")]
+    pub timeout: Duration,
+
+    /// Connections served at once; more are refused until one closes.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub max_clients: u32,
+
+    /// Also answer pages from ORIGIN (like https://example.org); may be repeated.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+
+    #[command(flatten)]
+    pub tuples: TupleLimit,
 }
 
 #[derive(Debug, Args)]

@@ -16,6 +16,7 @@ mod progress;
 mod proof;
 mod random;
 mod render;
+mod serve;
 mod solve;
 mod stop;
 
@@ -112,6 +113,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Answer, RunError> {
         Command::Cnf(args) => cnf::cnf(&args, out),
         Command::Generate(args) => random::generate(&args, out),
         Command::Fuzz(args) => fuzz::fuzz(&args, out),
+        Command::Serve(args) => serve::serve(&args, out),
         Command::Completions(args) => manual::completions(&args, out),
         Command::Man(args) => manual::man(&args, out),
     }

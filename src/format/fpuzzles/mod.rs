@@ -31,6 +31,16 @@ use link::{bad, decompress, payload_start, shorten};
 use read::{Read, read_json};
 pub use write::{fpuzzles_link, sudokupad_link};
 
+/// The JSON text of a bare f-puzzles payload (LZ-String base64), as the
+/// f-puzzles solver protocol sends it; `None` if it is not one.
+///
+/// ```
+/// assert_eq!(cagey::format::fpuzzles::payload_json("N4IgHiBcDMC+Q===").as_deref(), Some(r#"{"x":3}"#));
+/// ```
+pub fn payload_json(payload: &str) -> Option<String> {
+    decompress(payload.trim())
+}
+
 /// Whether `field` is an f-puzzles or SudokuPad link, a bare payload, or
 /// the start of the JSON.
 pub(super) fn looks_like(field: &str) -> bool {
