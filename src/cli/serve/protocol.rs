@@ -65,7 +65,7 @@ pub fn answer(server: &Server, command: &str, request: &Value, reply: &Reply) {
             None => unfinished(server, reply, 0, started),
         }),
         "check" => solver.count(&puzzle, Some(2)).map(|count| match count.stats {
-            stats if stats.complete || stats.solutions > 2 => {
+            stats if stats.complete || stats.solutions >= 2 => {
                 reply.send("count", json!({ "count": stats.solutions.min(2), "inProgress": false }))
             }
             stats => unfinished(server, reply, stats.solutions, started),
