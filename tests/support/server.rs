@@ -1,6 +1,8 @@
 //! A `cagey serve` started for a test, and plain clients for it: HTTP by
 //! hand, WebSocket by tungstenite.
 
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -49,15 +51,7 @@ impl Serve {
 
     /// `GET path` with an optional `Origin`: the status code and body.
     pub fn get(&self, path: &str, origin: Option<&str>) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-        let request = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{origin}\r\n", self.address);
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let code = response[9..12].parse().unwrap();
-        let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_string();
-        (code, body)
+        http_get(&self.address, path, origin)
     }
 
     /// The server's `/api/status`.
@@ -98,6 +92,36 @@ impl Drop for Serve {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `GET path` from `address` (`HOST:PORT`) with an optional `Origin`: the
+/// status code and body.
+pub fn http_get(address: &str, path: &str, origin: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n{origin}\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    // Read to the end of the body its Content-Length gives (Chromium keeps
+    // the connection open), or to the end of the stream.
+    let (mut response, mut chunk) = (Vec::new(), [0u8; 4096]);
+    loop {
+        let text = String::from_utf8_lossy(&response).into_owned();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length =
+                head.lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:")?.trim().parse().ok());
+            if length.is_some_and(|length: usize| body.len() >= length) {
+                break;
+            }
+        }
+        match stream.read(&mut chunk).unwrap() {
+            0 => break,
+            n => response.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let response = String::from_utf8(response).unwrap();
+    let code = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_string();
+    (code, body)
 }
 
 /// Sends `request` as JSON.

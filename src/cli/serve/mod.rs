@@ -122,9 +122,15 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> Result<Answer, RunError> 
         .route("/api/status", get(status))
         .with_state(server)
         .into_make_service_with_connect_info::<SocketAddr>();
-    runtime
-        .block_on(async { axum::serve(listener, app).with_graceful_shutdown(until_interrupted()).await })
-        .map_err(|e| unfit(format!("stopped: {e}")))?;
+    // Ctrl-C ends the server at once, open pages and running work with it.
+    let served = runtime.block_on(async {
+        tokio::select! {
+            served = axum::serve(listener, app) => served,
+            () = until_interrupted() => Ok(()),
+        }
+    });
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served.map_err(|e| unfit(format!("stopped: {e}")))?;
     Ok(Answer::Positive)
 }
 
