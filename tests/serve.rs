@@ -298,6 +298,7 @@ fn many_clients_at_once_each_get_their_answers() {
         clients.into_iter().map(|c| c.join().unwrap()).max().unwrap()
     });
     let total = started.elapsed();
+    assert!(serve.jobs_within(1, Duration::from_secs(5)).is_some());
     assert_eq!(serve.status()["jobs"], 1, "the long count still runs");
     println!(
         "{CLIENTS} clients x {REQUESTS} requests beside a running count: all answered in {total:?}, worst latency {worst:?}"

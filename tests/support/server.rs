@@ -63,9 +63,15 @@ impl Serve {
 
     /// Waits up to `within` for the server to have no work running.
     pub fn idle_within(&self, within: Duration) -> Option<Duration> {
+        self.jobs_within(0, within)
+    }
+
+    /// Waits up to `within` for the server to have at most `jobs` requests
+    /// working (a reply goes out just before its work is counted done).
+    pub fn jobs_within(&self, jobs: u64, within: Duration) -> Option<Duration> {
         let started = Instant::now();
         while started.elapsed() < within {
-            if self.status()["jobs"] == 0 {
+            if self.status()["jobs"].as_u64().unwrap() <= jobs {
                 return Some(started.elapsed());
             }
             std::thread::sleep(Duration::from_millis(20));

@@ -8,14 +8,16 @@
 
 mod origin;
 mod protocol;
+mod reply;
+mod server;
 mod socket;
 mod study;
 
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
@@ -23,55 +25,17 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use cagey::{Backend, Solver};
 use tokio::sync::Semaphore;
 
 use super::args::ServeArgs;
 use super::exit::{Answer, RunError};
 use super::input::{CliError, INPUT_SHARE};
 use origin::Origins;
+use server::Server;
 
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const STYLE: &str = include_str!("page/page.css");
-
-/// What every connection shares.
-pub struct Server {
-    backend: Backend,
-    tuple_limit: usize,
-    memory: u64,
-    /// How long one request's work may take.
-    timeout: Duration,
-    /// The most bytes one message may take: the CLI's share of the memory
-    /// budget for one puzzle's text.
-    message_limit: usize,
-    origins: Origins,
-    /// Connections open now, bounded by `--max-clients`.
-    clients: Arc<Semaphore>,
-    max_clients: usize,
-    /// Requests whose work is still running (cancelled ones until they stop).
-    jobs: AtomicUsize,
-    /// Requests answered since the start.
-    answered: AtomicU64,
-}
-
-impl Server {
-    /// A solver for one request: it stops at the time budget, or once
-    /// `stop` is set (a newer request, a cancel, a closed connection).
-    fn solver(&self, stop: &Arc<AtomicBool>, tally: Option<&Arc<AtomicU64>>) -> Solver {
-        let builder = Solver::builder()
-            .backend(self.backend)
-            .tuple_limit(self.tuple_limit)
-            .memory(self.memory)
-            .deadline(Instant::now() + self.timeout)
-            .interrupt(Arc::clone(stop));
-        match tally {
-            Some(tally) => builder.tally(Arc::clone(tally)),
-            None => builder,
-        }
-        .build()
-    }
-}
 
 pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let memory = args.tuples.budget();

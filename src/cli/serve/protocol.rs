@@ -20,8 +20,8 @@ use cagey::format::{self, Boxes, Format, ParseOptions, fpuzzles};
 use cagey::{Puzzle, SolveError};
 use serde_json::{Value, json};
 
-use super::Server;
-use super::socket::Reply;
+use super::reply::Reply;
+use super::server::Server;
 
 /// The answer when there is none.
 const NONE: &str = "No solutions found.";

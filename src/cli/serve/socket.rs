@@ -4,15 +4,16 @@
 //! the connection's end, stop the work still running for the last one.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::ws::{Message, WebSocket};
 use serde_json::{Value, json};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use super::{Server, protocol, study};
+use super::reply::Reply;
+use super::server::Server;
+use super::{protocol, study};
 
 /// Serves one connection until it closes; `_permit` holds its place among
 /// the `--max-clients`.
@@ -54,71 +55,11 @@ pub async fn connection(mut socket: WebSocket, server: Arc<Server>, _permit: Own
     }
 }
 
-/// How one request's replies go out, each with its nonce.
-pub struct Reply {
-    sender: UnboundedSender<String>,
-    nonce: Value,
-    /// Set when a newer request, a cancel or the connection's end stops
-    /// this request's work.
-    pub stop: Arc<AtomicBool>,
-}
-
-impl Reply {
-    /// Sends `fields` with the request's nonce and `type` set to `kind`.
-    pub fn send(&self, kind: &str, mut fields: Value) {
-        fields["nonce"] = self.nonce.clone();
-        fields["type"] = kind.into();
-        // A closed connection takes no more replies; its work is stopping.
-        let _ = self.sender.send(fields.to_string());
-    }
-
-    /// `invalid`, with a message for the user.
-    pub fn invalid(&self, message: impl Into<String>) {
-        self.send("invalid", json!({ "message": message.into() }));
-    }
-
-    /// Whether the work was stopped by a newer request or a closed connection.
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Runs `work` while a helper thread reports `tally` through `report`
-    /// every [`PROGRESS`] whenever it has grown.
-    pub fn with_progress<T>(&self, tally: &AtomicU64, report: impl Fn(u64) + Sync, work: impl FnOnce() -> T) -> T {
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let mut last = 0;
-                let step = Duration::from_millis(20);
-                let mut waited = Duration::ZERO;
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(step);
-                    waited += step;
-                    if waited >= PROGRESS {
-                        waited = Duration::ZERO;
-                        let now = tally.load(Ordering::Relaxed);
-                        if now != last && !self.stopped() && !done.load(Ordering::Relaxed) {
-                            report(now);
-                            last = now;
-                        }
-                    }
-                }
-            });
-            let result = work();
-            done.store(true, Ordering::Relaxed);
-            result
-        })
-    }
-}
-
-/// How often a long count reports how far it has got.
-pub const PROGRESS: Duration = Duration::from_millis(250);
-
 /// Answers one request (a text message; empty for a binary one).
 fn answer(server: &Server, text: &str, stop: Arc<AtomicBool>, sender: UnboundedSender<String>) {
     let request = serde_json::from_str::<Value>(text).ok().filter(Value::is_object);
     let nonce = request.as_ref().map_or(Value::Null, |r| r["nonce"].clone());
-    let reply = Reply { sender, nonce, stop };
+    let reply = Reply::new(sender, nonce, stop);
     let Some(request) = request else {
         let message = "expected a JSON object like {\"nonce\": 1, \"command\": \"check\", \"dataType\": \"fpuzzles\", \"data\": \"…\"}";
         return reply.invalid(message);

@@ -23,8 +23,8 @@ use cagey::format::{self, Format, ParseError, ParseErrorKind, ParseOptions, fpuz
 use cagey::{Cage, Cell, Grid, Op, Puzzle, SolveError, Solver, Uniqueness};
 use serde_json::{Value, json};
 
-use super::Server;
-use super::socket::Reply;
+use super::reply::Reply;
+use super::server::Server;
 use crate::analyze::cage_text;
 use crate::input::Entry;
 use crate::render::{Fill, draw};
