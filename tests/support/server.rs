@@ -135,6 +135,16 @@ pub fn send(socket: &mut Socket, request: &Value) {
     socket.send(Message::text(request.to_string())).unwrap();
 }
 
+/// The next reply, to any request.
+pub fn next_reply(socket: &mut Socket) -> Value {
+    loop {
+        let message = socket.read().unwrap_or_else(|e| panic!("a reply: {e}"));
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
 /// The replies to the request with `nonce`, up to the first that `last`
 /// accepts; replies to other requests are left out.
 pub fn replies(socket: &mut Socket, nonce: &Value, last: impl Fn(&Value) -> bool) -> Vec<Value> {

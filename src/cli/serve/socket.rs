@@ -1,7 +1,8 @@
 //! One WebSocket connection: requests in, replies out. Each request's work
 //! runs on a thread of its own, so that one client's long count never
-//! holds up another's quick check; a new request on the connection, and
-//! the connection's end, stop the work still running for the last one.
+//! holds up another's quick check; a new request on the connection stops
+//! the work still running for the last one and starts once it has
+//! stopped, and the connection's end stops it too.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,6 +11,7 @@ use axum::extract::ws::{Message, WebSocket};
 use serde_json::{Value, json};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
 
 use super::reply::Reply;
 use super::server::Server;
@@ -19,7 +21,9 @@ use super::{protocol, study};
 /// the `--max-clients`.
 pub async fn connection(mut socket: WebSocket, server: Arc<Server>, _permit: OwnedSemaphorePermit) {
     let (sender, mut replies) = unbounded_channel::<String>();
-    let mut running: Option<Arc<AtomicBool>> = None;
+    // The last request's stop flag and work: one request at a time works
+    // for a connection, however fast requests come.
+    let mut running: Option<(Arc<AtomicBool>, JoinHandle<()>)> = None;
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -30,18 +34,19 @@ pub async fn connection(mut socket: WebSocket, server: Arc<Server>, _permit: Own
                     // Closed, or a broken frame (one past the size limit, say).
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
-                if let Some(stop) = running.take() {
+                if let Some((stop, work)) = running.take() {
                     stop.store(true, Ordering::Relaxed);
+                    let _ = work.await;
                 }
                 let stop = Arc::new(AtomicBool::new(false));
-                running = Some(Arc::clone(&stop));
-                let (server, sender) = (Arc::clone(&server), sender.clone());
+                let (server, sender, flag) = (Arc::clone(&server), sender.clone(), Arc::clone(&stop));
                 server.jobs.fetch_add(1, Ordering::Relaxed);
-                tokio::task::spawn_blocking(move || {
-                    answer(&server, &text, stop, sender);
+                let work = tokio::task::spawn_blocking(move || {
+                    answer(&server, &text, flag, sender);
                     server.jobs.fetch_sub(1, Ordering::Relaxed);
                     server.answered.fetch_add(1, Ordering::Relaxed);
                 });
+                running = Some((stop, work));
             }
             Some(reply) = replies.recv() => {
                 if socket.send(Message::text(reply)).await.is_err() {
@@ -50,7 +55,7 @@ pub async fn connection(mut socket: WebSocket, server: Arc<Server>, _permit: Own
             }
         }
     }
-    if let Some(stop) = running {
+    if let Some((stop, _)) = running {
         stop.store(true, Ordering::Relaxed);
     }
 }
