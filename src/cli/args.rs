@@ -164,8 +164,9 @@ button to apply each suggestion. The same port answers the f-puzzles solver user
 (Rangsk's protocol: truecandidates, solve, check, count, cancel) at ws://localhost:4545.
 
 It listens on loopback only unless --host says otherwise, and answers only pages of its
-own, f-puzzles and SudokuPad (--allow-origin adds more). Each request has --timeout; a new
-request on a connection, or its closing, stops the work still running for it.
+own, f-puzzles and SudokuPad (--allow-origin adds more). Each request has --timeout, and
+a message may take 1/64 of --memory (at least 1 MB); a new request on a connection, or its
+closing, stops the work still running for it.
 
 Examples:
   cagey serve                     (http://127.0.0.1:4545/)
