@@ -115,10 +115,21 @@ impl Browser {
         started.elapsed()
     }
 
-    /// Replaces the text in the puzzle box as a paste does.
-    fn paste(&mut self, text: &str) {
+    /// Replaces the text in the puzzle box as typing does (one edit).
+    fn type_in(&mut self, text: &str) {
         self.eval("document.getElementById('text').focus(); document.getElementById('text').select(); true");
         self.call("Input.insertText", json!({ "text": text }));
+    }
+
+    /// Replaces the text in the puzzle box as a paste does: the new text,
+    /// and an `input` event that says it was pasted.
+    fn paste(&mut self, text: &str) {
+        let text = serde_json::to_string(text).unwrap();
+        self.eval(&format!(
+            "(() => {{ const box = document.getElementById('text'); box.value = {text}; \
+             box.dispatchEvent(new InputEvent('input', {{ inputType: 'insertFromPaste', bubbles: true }})); \
+             return true; }})()"
+        ));
     }
 
     /// Clicks the middle of the element `selector` names, with the mouse.
@@ -188,11 +199,11 @@ fn a_setter_pastes_a_killer_applies_a_suggestion_and_sees_it_unique() {
     assert_eq!(browser.eval("document.querySelectorAll('#puzzle svg').length"), 1);
     println!("a 9x9 Killer pasted: its verdict showed {to_verdict:?} later");
 
-    // The same kind of puzzle with four cages left out: two solutions.
+    // The same kind of puzzle with four cages left out, typed over it: two solutions.
     let unique = std::fs::read_to_string("puzzles/kenken/killer-9x9-unique.txt").unwrap();
     let lines: Vec<&str> = unique.lines().collect();
     let ambiguous = lines[..lines.len() - 4].join("\n") + "\n";
-    browser.paste(&ambiguous);
+    browser.type_in(&ambiguous);
     browser.wait_for("document.getElementById('verdict').dataset.verdict === 'multiple'", WAIT);
     browser.wait_for("document.querySelector('#suggestions:not([hidden]) button') !== null", WAIT);
     browser.wait_for("document.body.dataset.busy === 'no'", WAIT);

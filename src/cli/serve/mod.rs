@@ -37,6 +37,7 @@ const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/page.js");
 const STYLE: &str = include_str!("page/page.css");
 
+/// Serves until Ctrl-C, after printing the page's address to `out`.
 pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> Result<Answer, RunError> {
     let memory = args.tuples.budget();
     let message_limit = usize::try_from(memory / INPUT_SHARE).unwrap_or(usize::MAX).max(1_000_000);

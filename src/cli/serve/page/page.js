@@ -169,9 +169,11 @@ function handle(reply) {
   }
 }
 
-text.addEventListener("input", () => {
+// Typing waits for a pause; a paste or a drop is read at once.
+text.addEventListener("input", (event) => {
   clearTimeout(timer);
-  timer = setTimeout(study, 250);
+  const whole = event.inputType === "insertFromPaste" || event.inputType === "insertFromDrop";
+  timer = setTimeout(study, whole ? 0 : 250);
 });
 $("limit").addEventListener("change", study);
 $("cancel").addEventListener("click", () => {
