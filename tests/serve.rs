@@ -357,3 +357,21 @@ fn study_sends_the_picture_verdict_count_analysis_and_suggestions() {
     send(&mut socket, &json!({ "nonce": 3, "command": "study", "text": "\n# only a comment\n" }));
     assert_eq!(replies(&mut socket, &json!(3), done)[0]["type"], "empty");
 }
+
+#[test]
+fn listening_beyond_loopback_is_warned_of() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cagey"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut warning = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut warning).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        warning,
+        "cagey: warning: listening on 0.0.0.0 beyond this machine: anyone who can reach it may use this machine's CPU\n"
+    );
+}
