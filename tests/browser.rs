@@ -229,6 +229,22 @@ fn a_setter_pastes_a_killer_applies_a_suggestion_and_sees_it_unique() {
     let text = browser.eval("document.getElementById('text').value");
     assert!(text.as_str().unwrap().lines().count() > lines.len() - 4, "the givens were written in: {text}");
     println!("a suggestion clicked: unique {to_unique:?} later; screenshot in {path}");
+
+    // A long count shows its progress, and Cancel stops it.
+    browser.eval("document.getElementById('limit').value = 1000000000");
+    browser.paste(&".".repeat(81));
+    browser.wait_for("/so far/.test(document.getElementById('count').textContent)", WAIT);
+    browser.click("#cancel");
+    browser.wait_for("document.getElementById('status').textContent === 'stopped'", WAIT);
+    assert!(serve.idle_within(WAIT).is_some(), "the count stopped");
+
+    // A mistake is shown under the text as the command line shows it.
+    browser.type_in("# 4\n+ 3 A1 Z9\n");
+    let shown = "!document.getElementById('error').hidden && document.getElementById('error').textContent";
+    browser.wait_for(
+        &format!("({shown}) === \"puzzle:2:8: bad cell 'Z9': expected a row A-D and a column 1-4, like B3\""),
+        WAIT,
+    );
 }
 
 /// The longest any step may take.
