@@ -219,6 +219,12 @@ fn bad_requests_get_invalid_with_a_reason() {
     }
     // The connection still answers.
     assert_eq!(last(&ask(&mut socket, request(12, "check", &unique)))["count"], 1);
+    // The solution f-puzzles keeps (the setter's, maybe from before an edit) is not held against the puzzle.
+    let mut edited = json_of(&unique);
+    edited["solution"] = json!(vec![1; 81]);
+    assert_eq!(last(&ask(&mut socket, request(13, "check", &payload_of(edited, 1))))["count"], 1);
+    let answer = ask(&mut socket, request(14, "check", &lz_str::compress_to_base64("[1, 2]")));
+    assert_eq!(answer[0]["message"], "the payload is not f-puzzles JSON");
 }
 
 #[test]

@@ -50,7 +50,14 @@ pub fn answer(server: &Server, command: &str, request: &Value, reply: &Reply) {
     let Some(json) = request["data"].as_str().and_then(fpuzzles::payload_json) else {
         return reply.invalid("the data is not an f-puzzles payload (LZ-String base64 of the puzzle's JSON)");
     };
-    let puzzle = match read(&json) {
+    let Some(mut payload) = serde_json::from_str::<Value>(&json).ok().filter(Value::is_object) else {
+        return reply.invalid("the payload is not f-puzzles JSON");
+    };
+    let cap = cap(&payload);
+    // The solution f-puzzles keeps is the setter's, from before the edit
+    // being checked: the question is what the puzzle allows now.
+    payload.as_object_mut().expect("an object").remove("solution");
+    let puzzle = match read(&payload.to_string()) {
         Ok(puzzle) => puzzle,
         Err(message) => return reply.invalid(message),
     };
@@ -58,7 +65,7 @@ pub fn answer(server: &Server, command: &str, request: &Value, reply: &Reply) {
     let tally = Arc::new(AtomicU64::new(0));
     let solver = server.solver(&reply.stop, Some(&tally));
     let answered = match command {
-        "truecandidates" => true_candidates(server, &solver, &puzzle, cap(&json), reply),
+        "truecandidates" => true_candidates(server, &solver, &puzzle, cap, reply),
         "solve" => solver.first(&puzzle).map(|first| match first.grid {
             Some(grid) => reply.send("solved", json!({ "solution": grid.values() })),
             None if first.stats.complete => reply.invalid(NONE),
@@ -98,10 +105,7 @@ fn read(json: &str) -> Result<Puzzle, String> {
 
 /// The cap the userscript asks for true candidates: its
 /// `truecandidatesoptions` hold `truecandidatesnumsolutions=K` when K > 1.
-fn cap(json: &str) -> u64 {
-    let Ok(payload) = serde_json::from_str::<Value>(json) else {
-        return 1;
-    };
+fn cap(payload: &Value) -> u64 {
     let options = payload["truecandidatesoptions"].as_array().into_iter().flatten();
     options
         .filter_map(|option| option.as_str()?.split_once('='))
