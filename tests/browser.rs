@@ -208,6 +208,8 @@ fn a_setter_pastes_a_killer_applies_a_suggestion_and_sees_it_unique() {
     browser.wait_for("document.querySelector('#suggestions:not([hidden]) button') !== null", WAIT);
     browser.wait_for("document.body.dataset.busy === 'no'", WAIT);
     assert_eq!(browser.eval("document.getElementById('count').textContent"), "2 solutions.");
+    let notes = browser.eval("document.getElementById('notes').textContent");
+    assert_eq!(notes, "9×9, read as KenKen text\nwarning: 8 cells in no cage: C7 E7 E8 F7 F8 G5 G6 G7");
     let open = browser.eval("Number(document.getElementById('analysis').dataset.open)");
     assert!(open.as_u64().unwrap() > 0);
     assert_eq!(browser.eval(SHADED), open, "each open cell is shaded");

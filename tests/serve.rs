@@ -341,6 +341,7 @@ fn study_sends_the_picture_verdict_count_analysis_and_suggestions() {
     let kinds: Vec<&str> = answer.iter().map(|r| r["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["puzzle", "verdict", "count", "analysis", "suggestions", "done"]);
     assert!(answer[0]["svg"].as_str().unwrap().starts_with("<svg"));
+    assert_eq!(answer[0]["warnings"], json!([]));
     assert_eq!(answer[1]["verdict"], "multiple");
     assert!(!answer[1]["differ"].as_array().unwrap().is_empty());
     assert_eq!((answer[2]["count"].clone(), answer[2]["complete"].clone()), (json!(3), json!(true)));
@@ -360,6 +361,14 @@ fn study_sends_the_picture_verdict_count_analysis_and_suggestions() {
     let answer = replies(&mut socket, &json!(2), done);
     let message = "puzzle:2:8: bad cell 'Z9': expected a row A-D and a column 1-4, like B3";
     assert_eq!(answer, [json!({ "nonce": 2, "type": "error", "message": message, "line": 2, "column": 8 })]);
+    // Slips the command line warns of, as it words them.
+    let slips = "# 4\n+ 3 A1 A2\n+ 5 B1 C2\n";
+    send(&mut socket, &json!({ "nonce": 4, "command": "study", "text": slips }));
+    let warnings = json!([
+        "12 cells in no cage: A3 A4 B2 B3 B4 C1 C3 C4 and 4 more",
+        "1 cage is not in one piece: '+ 5 B1 C2' (allowed; is a cell mistyped?)"
+    ]);
+    assert_eq!(replies(&mut socket, &json!(4), done)[0]["warnings"], warnings);
     send(&mut socket, &json!({ "nonce": 3, "command": "study", "text": "\n# only a comment\n" }));
     assert_eq!(replies(&mut socket, &json!(3), done)[0]["type"], "empty");
 }

@@ -152,24 +152,18 @@ impl<'a> Entries<'a> {
         let file = self.file.as_ref().expect("a file is open");
         let format = file.parser.found_format().expect("a puzzle shows its format");
         if format == Format::KenKen {
-            // A grid with no cages but givens is a Latin square, meant so.
-            let caged = parsed.puzzle.cages().iter().any(|cage| cage.op() != Op::Given);
-            let uncaged = parsed.puzzle.uncaged_cells();
-            if caged && !uncaged.is_empty() {
-                warn_uncaged(&file.name, parsed.line, &uncaged, !self.noted);
+            let slips = slips(&parsed.puzzle);
+            for slip in &slips {
+                // A failed warning must not stop the work.
+                let _ = writeln!(io::stderr(), "cagey: warning: {}:{}: {slip}", file.name, parsed.line);
+            }
+            if !self.noted && !uncaged(&parsed.puzzle).is_empty() {
+                let _ = writeln!(
+                    io::stderr(),
+                    "cagey: note: a cell in no cage is allowed (only its rows, columns and boxes constrain it); the \
+                     warning is on standard error, which 2>/dev/null silences"
+                );
                 self.noted = true;
-            }
-            // A cage over others (a little-killer diagonal) is not in one piece by design.
-            let n = parsed.puzzle.size();
-            let mut covered = vec![0u32; n * n];
-            for cell in parsed.puzzle.cages().iter().filter(|c| c.op() != Op::Given).flat_map(|c| c.cells()) {
-                covered[cell.index(n)] += 1;
-            }
-            let over = |cage: &&cagey::Cage| cage.cells().iter().any(|c| covered[c.index(n)] > 1);
-            let scattered: Vec<_> =
-                parsed.puzzle.cages().iter().filter(|cage| !cage.in_one_piece()).filter(|c| !over(c)).collect();
-            if !scattered.is_empty() {
-                warn_scattered(&file.name, parsed.line, &scattered);
             }
         }
         let (line, ignored) = (parsed.line, parsed.ignored);
@@ -253,39 +247,50 @@ pub fn grids(path: &Path, n: usize, memory: u64) -> Result<Vec<(String, Grid)>, 
         .collect()
 }
 
-/// Warns of the cells in no cage of the KenKen puzzle at `name:line`, and
-/// the first time says why it is only a warning.
-fn warn_uncaged(name: &str, line: usize, uncaged: &[Cell], first: bool) {
-    const SHOWN: usize = 8;
-    let more = uncaged.len().saturating_sub(SHOWN);
-    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    let cells = uncaged.iter().take(SHOWN).join(" ");
-    let count = uncaged.len();
-    let cells_word = if count == 1 { "cell" } else { "cells" };
-    // A failed warning must not stop the work.
-    let _ = writeln!(io::stderr(), "cagey: warning: {name}:{line}: {count} {cells_word} in no cage: {cells}{more}");
-    if first {
-        let _ = writeln!(
-            io::stderr(),
-            "cagey: note: a cell in no cage is allowed (only its rows, columns and boxes constrain it); the warning \
-             is on standard error, which 2>/dev/null silences"
-        );
+/// What KenKen text allows but more often is a slip: cells in no cage
+/// (in a puzzle with cages), and cages not in one piece (leaving out cages
+/// laid over others, like a little-killer diagonal), as warnings say them.
+pub fn slips(puzzle: &Puzzle) -> Vec<String> {
+    let mut slips = Vec::new();
+    let uncaged = uncaged(puzzle);
+    if !uncaged.is_empty() {
+        const SHOWN: usize = 8;
+        let more = uncaged.len().saturating_sub(SHOWN);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let cells = uncaged.iter().take(SHOWN).join(" ");
+        let count = uncaged.len();
+        let cells_word = if count == 1 { "cell" } else { "cells" };
+        slips.push(format!("{count} {cells_word} in no cage: {cells}{more}"));
     }
+    let n = puzzle.size();
+    let mut covered = vec![0u32; n * n];
+    for cell in puzzle.cages().iter().filter(|c| c.op() != Op::Given).flat_map(|c| c.cells()) {
+        covered[cell.index(n)] += 1;
+    }
+    let over = |cage: &&Cage| cage.cells().iter().any(|c| covered[c.index(n)] > 1);
+    let scattered: Vec<_> = puzzle.cages().iter().filter(|cage| !cage.in_one_piece()).filter(|c| !over(c)).collect();
+    if !scattered.is_empty() {
+        const SHOWN: usize = 3;
+        let shown =
+            scattered.iter().take(SHOWN).map(|c| format!("'{} {} {}'", c.op(), c.target(), c.cells().iter().join(" ")));
+        let more = scattered.len().saturating_sub(SHOWN);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let (count, word) = (scattered.len(), if scattered.len() == 1 { "cage is" } else { "cages are" });
+        slips.push(format!(
+            "{count} {word} not in one piece: {}{more} (allowed; is a cell mistyped?)",
+            shown.format(", ")
+        ));
+    }
+    slips
 }
 
-/// Warns of cages whose cells do not all touch, side by side: allowed (a
-/// variant has them), but more often a mistyped cell.
-fn warn_scattered(name: &str, line: usize, cages: &[&Cage]) {
-    const SHOWN: usize = 3;
-    let shown = cages.iter().take(SHOWN).map(|c| format!("'{} {} {}'", c.op(), c.target(), c.cells().iter().join(" ")));
-    let more = cages.len().saturating_sub(SHOWN);
-    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    let (count, word) = (cages.len(), if cages.len() == 1 { "cage is" } else { "cages are" });
-    let _ = writeln!(
-        io::stderr(),
-        "cagey: warning: {name}:{line}: {count} {word} not in one piece: {}{more} (allowed; is a cell mistyped?)",
-        shown.format(", ")
-    );
+/// The cells in no cage of a puzzle with cages (a grid with givens alone is
+/// a Latin square, meant so).
+fn uncaged(puzzle: &Puzzle) -> Vec<Cell> {
+    match puzzle.cages().iter().any(|cage| cage.op() != Op::Given) {
+        true => puzzle.uncaged_cells(),
+        false => Vec::new(),
+    }
 }
 
 /// A file being read.

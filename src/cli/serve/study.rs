@@ -4,7 +4,8 @@
 //!
 //! 1. `error` (`message` as the CLI writes it, `line`, `column`) or
 //!    `empty`, and nothing more; else `puzzle` (`svg` as `cagey render`
-//!    draws it, `format`, `size`, `ignored`);
+//!    draws it, `format`, `size`, `ignored`, and `warnings` of likely slips
+//!    in KenKen text, as the command line gives them);
 //! 2. `verdict`: `unique`, `none`, `multiple` (with `differ`, the cells
 //!    where two solutions differ) or `unknown` (the time budget ran out);
 //! 3. `count` with `inProgress` updates, then `count`, `complete`;
@@ -26,7 +27,7 @@ use serde_json::{Value, json};
 use super::reply::Reply;
 use super::server::Server;
 use crate::analyze::cage_text;
-use crate::input::Entry;
+use crate::input::{Entry, slips};
 use crate::render::{Fill, draw};
 
 /// The count's limit when the page names none, and the highest it may name.
@@ -57,6 +58,7 @@ pub fn study(server: &Server, request: &Value, reply: &Reply) {
             "size": entry.puzzle.size(),
             "svg": draw(&entry, &Fill::Nothing),
             "ignored": entry.ignored,
+            "warnings": if entry.format == Format::KenKen { slips(&entry.puzzle) } else { Vec::new() },
         }),
     );
     let tally = Arc::new(AtomicU64::new(0));

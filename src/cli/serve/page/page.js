@@ -87,8 +87,16 @@ function handle(reply) {
     case "puzzle": {
       showError("");
       fresh("puzzle").innerHTML = reply.svg;
+      const format = {
+        kenken: "KenKen text",
+        sudoku: "Sudoku",
+        keen: "Keen game ID",
+        killer: "killer string",
+        fpuzzles: "f-puzzles or SudokuPad",
+      }[reply.format];
       const ignored = reply.ignored.length ? "; ignored: " + reply.ignored.join(", ") : "";
-      $("notes").textContent = reply.size + "×" + reply.size + " " + reply.format + ignored;
+      const warnings = reply.warnings.map((w) => "\nwarning: " + w).join("");
+      $("notes").textContent = reply.size + "×" + reply.size + ", read as " + format + ignored + warnings;
       setStatus("deciding whether it is unique…", true);
       break;
     }
