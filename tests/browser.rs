@@ -132,17 +132,31 @@ impl Browser {
         ));
     }
 
+    /// Drops `text` on the puzzle box, as a text dragged from another window.
+    fn drop_text(&mut self, text: &str) {
+        let (x, y) = self.centre("#text");
+        let data = json!({ "items": [{ "mimeType": "text/plain", "data": text }], "dragOperationsMask": 1 });
+        for kind in ["dragEnter", "dragOver", "drop"] {
+            self.call("Input.dispatchDragEvent", json!({ "type": kind, "x": x, "y": y, "data": data }));
+        }
+    }
+
     /// Clicks the middle of the element `selector` names, with the mouse.
     fn click(&mut self, selector: &str) {
-        let centre = self.eval(&format!(
-            "(() => {{ const e = document.querySelector('{selector}'); e.scrollIntoView({{ block: 'center' }}); \
-             const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
-        ));
-        let (x, y) = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
+        let (x, y) = self.centre(selector);
         for kind in ["mousePressed", "mouseReleased"] {
             let event = json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 });
             self.call("Input.dispatchMouseEvent", event);
         }
+    }
+
+    /// The middle of the element `selector` names, scrolled into view.
+    fn centre(&mut self, selector: &str) -> (f64, f64) {
+        let centre = self.eval(&format!(
+            "(() => {{ const e = document.querySelector('{selector}'); e.scrollIntoView({{ block: 'center' }}); \
+             const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap())
     }
 }
 
@@ -239,6 +253,11 @@ fn a_setter_pastes_a_killer_applies_a_suggestion_and_sees_it_unique() {
     browser.click("#cancel");
     browser.wait_for("document.getElementById('status').textContent === 'stopped'", WAIT);
     assert!(serve.idle_within(WAIT).is_some(), "the count stopped");
+
+    // A puzzle dropped on the box is read at once.
+    browser.drop_text("# 3\n+ 6 A1 A2 A3\n! 1 A1\n");
+    browser.wait_for("document.getElementById('verdict').dataset.verdict === 'multiple'", WAIT);
+    assert_eq!(browser.eval("document.getElementById('text').value"), "# 3\n+ 6 A1 A2 A3\n! 1 A1\n");
 
     // A mistake is shown under the text as the command line shows it.
     browser.type_in("# 4\n+ 3 A1 Z9\n");
