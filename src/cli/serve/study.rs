@@ -37,6 +37,7 @@ const MOST_LIMIT: u64 = 1_000_000_000;
 /// Cage changes offered at most, beside the givens.
 const CHANGES: usize = 3;
 
+/// Answers the page's `study` request, in the steps the module names.
 pub fn study(server: &Server, request: &Value, reply: &Reply) {
     let started = Instant::now();
     let Some(text) = request["text"].as_str() else {
