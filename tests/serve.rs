@@ -297,6 +297,12 @@ fn many_clients_at_once_each_get_their_answers() {
     // One client counts the 9x9 grids all along.
     let mut counting = serve.connect(Some(F_PUZZLES)).unwrap();
     start_long_count(&mut counting, 1);
+    let mut quick = serve.connect(Some(F_PUZZLES)).unwrap();
+    let asked = Instant::now();
+    assert_eq!(last(&ask(&mut quick, request(1, "check", &unique)))["count"], 1);
+    let beside = asked.elapsed();
+    println!("a check beside a long count: answered in {beside:?}");
+    assert!(beside < Duration::from_secs(5));
     let started = Instant::now();
     let worst = std::thread::scope(|scope| {
         let clients: Vec<_> = (0..CLIENTS)
