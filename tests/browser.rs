@@ -262,10 +262,14 @@ fn a_setter_pastes_a_killer_applies_a_suggestion_and_sees_it_unique() {
     // A mistake is shown under the text as the command line shows it.
     browser.type_in("# 4\n+ 3 A1 Z9\n");
     let shown = "!document.getElementById('error').hidden && document.getElementById('error').textContent";
-    browser.wait_for(
-        &format!("({shown}) === \"puzzle:2:8: bad cell 'Z9': expected a row A-D and a column 1-4, like B3\""),
-        WAIT,
-    );
+    let message = "puzzle:2:8: bad cell 'Z9': expected a row A-D and a column 1-4, like B3";
+    let pointed = format!("{message}\n2 | + 3 A1 Z9\n  |        ^");
+    browser.wait_for(&format!("({shown}) === {}", serde_json::to_string(&pointed).unwrap()), WAIT);
+    // A click on it selects the place in the text.
+    browser.click("#error");
+    let selected =
+        "(() => { const t = document.getElementById('text'); return [t.selectionStart, t.selectionEnd]; })()";
+    assert_eq!(browser.eval(selected), json!([11, 12]), "the Z of Z9");
 }
 
 /// The longest any step may take.

@@ -56,10 +56,25 @@ function clearResults() {
   $("suggestions").hidden = true;
 }
 
-function showError(message) {
-  $("error").textContent = message;
-  $("error").hidden = !message;
+// The message, and where it points: the line of the text with a caret
+// under the column. A click on it selects that place in the text.
+function showError(message, line, column) {
+  const error = $("error");
+  error.textContent = message;
+  error.hidden = !message;
+  error.onclick = null;
   text.setAttribute("aria-invalid", message ? "true" : "false");
+  const lines = text.value.split("\n");
+  if (!line || line > lines.length) return;
+  const number = String(line);
+  const gutter = " ".repeat(number.length);
+  const caret = " ".repeat(Math.max(0, Array.from(lines[line - 1]).slice(0, column - 1).length));
+  error.textContent += "\n" + number + " | " + lines[line - 1] + "\n" + gutter + " | " + caret + "^";
+  error.onclick = () => {
+    const start = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + column - 1;
+    text.focus();
+    text.setSelectionRange(start, start + 1);
+  };
 }
 
 function fresh(id) {
@@ -74,7 +89,7 @@ function handle(reply) {
   switch (reply.type) {
     case "error":
     case "invalid":
-      showError(reply.message);
+      showError(reply.message, reply.line, reply.column);
       if (reply.line) clearResults();
       setStatus("", false);
       break;
