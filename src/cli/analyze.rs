@@ -37,7 +37,7 @@ struct Report {
 }
 
 /// Cage changes offered at most, beside the givens.
-const CHANGES: usize = 3;
+pub const CHANGES: usize = 3;
 
 pub fn analyze(args: &AnalyzeArgs, entries: &mut Entries, out: &mut dyn Write) -> Result<Answer, RunError> {
     let input = &args.input;

@@ -195,7 +195,7 @@ pub fn count(args: &CountArgs, entries: &mut Entries, out: &mut dyn Write) -> Re
 }
 
 /// The cells where two grids of one size differ, row by row.
-fn differing_cells<'a>(a: &'a Grid, b: &'a Grid) -> impl Iterator<Item = Cell> + 'a {
+pub fn differing_cells<'a>(a: &'a Grid, b: &'a Grid) -> impl Iterator<Item = Cell> + 'a {
     let n = a.size();
     (0..n * n).filter(|&i| a.values()[i] != b.values()[i]).map(move |i| Cell::new(i / n, i % n))
 }

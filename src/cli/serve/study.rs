@@ -21,21 +21,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use cagey::format::{self, Format, ParseError, ParseErrorKind, ParseOptions, fpuzzles, keen, kenken, killer, sudoku};
-use cagey::{Cage, Cell, Grid, Op, Puzzle, SolveError, Solver, Uniqueness};
+use cagey::{Cage, Cell, Op, Puzzle, SolveError, Solver, Uniqueness};
 use serde_json::{Value, json};
 
 use super::reply::Reply;
 use super::server::Server;
-use crate::analyze::cage_text;
+use crate::analyze::{CHANGES, cage_text};
 use crate::input::{Entry, slips};
 use crate::render::{Fill, draw};
+use crate::solve::differing_cells;
 
 /// The count's limit when the page names none, and the highest it may name.
 const LIMIT: u64 = 100_000;
 const MOST_LIMIT: u64 = 1_000_000_000;
-
-/// Cage changes offered at most, beside the givens.
-const CHANGES: usize = 3;
 
 /// Answers the page's `study` request, in the steps the module names.
 pub fn study(server: &Server, request: &Value, reply: &Reply) {
@@ -116,7 +114,7 @@ fn steps(
     };
     let mut record = json!({ "verdict": word });
     match &verdict.uniqueness {
-        Uniqueness::Multiple(a, b) => record["differ"] = names(differences(a, b)).into(),
+        Uniqueness::Multiple(a, b) => record["differ"] = names(differing_cells(a, b).collect()).into(),
         Uniqueness::Unknown(_) => record["message"] = out_of_time(server).into(),
         _ => {}
     }
@@ -199,13 +197,6 @@ fn steps(
         json!({ "items": items, "smallest": suggestion.smallest, "complete": suggestion.complete }),
     );
     Ok(())
-}
-
-/// The cells where two grids differ.
-fn differences(a: &Grid, b: &Grid) -> Vec<Cell> {
-    let n = a.size();
-    let differ = |&i: &usize| a.values()[i] != b.values()[i];
-    (0..n * n).filter(differ).map(|i| Cell::new(i / n, i % n)).collect()
 }
 
 fn out_of_time(server: &Server) -> String {
